@@ -1,0 +1,36 @@
+//! The `Backend` trait: what an executor must provide to run a plan frame by frame.
+
+use std::sync::Arc;
+
+use crate::error::RunError;
+use crate::plan::Plan;
+use crate::value::{HostBuf, Value};
+
+/// The sums one frame produced, in the plan's output order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameOutputs {
+    pub values: Vec<(String, HostBuf)>,
+}
+
+impl FrameOutputs {
+    /// The sums of a named output.
+    pub fn get(&self, name: &str) -> Option<&HostBuf> {
+        self.values.iter().find(|(n, _)| n == name).map(|(_, b)| b)
+    }
+}
+
+/// An executor of plans (CPU interpreter, CubeCL runtimes, ...).
+pub trait Backend: Send + Sync {
+    /// Short name: `cpu`, `wgpu`, `cuda`, ...
+    fn name(&self) -> &str;
+    /// The device it runs on, in words (for logs and JSON output).
+    fn device(&self) -> String;
+    /// Allocates what a stream of frames through `plan` needs.
+    fn start(&self, plan: Arc<Plan>) -> Result<Box<dyn Session>, RunError>;
+}
+
+/// One stream of frames through one plan on one backend; holds buffers and temporal state.
+pub trait Session: Send {
+    /// Runs one frame. `inputs` follow the plan's input order and have the declared types.
+    fn run_frame(&mut self, frame: usize, inputs: &[Value]) -> Result<FrameOutputs, RunError>;
+}

@@ -1,0 +1,65 @@
+//! Small helpers shared by the CPU references: typed access to values, edge handling.
+
+use vqgraph_graph::{Elem, Plane, Value, ValueType};
+
+/// Reflect-101 mirroring, as libvmaf pads: index -1 reads 1, index `n` reads `n - 2`.
+/// Valid for `-n < i < 2n - 1`; callers keep their filter radius below the plane size.
+#[inline(always)]
+pub fn mirror(i: isize, n: usize) -> usize {
+    let n = n as isize;
+    let r = if i < 0 {
+        -i
+    } else if i >= n {
+        2 * n - i - 2
+    } else {
+        i
+    };
+    r as usize
+}
+
+/// The plane inside a value (the type rule guarantees it is one).
+pub fn plane(v: &Value) -> Result<&Plane, String> {
+    v.as_plane().ok_or_else(|| "expected a plane".to_string())
+}
+
+/// Geometry of a plane type, with its element type checked against `allowed`.
+pub fn plane_geom(t: &ValueType, allowed: &[Elem], what: &str) -> Result<(Elem, usize, usize), String> {
+    match *t {
+        ValueType::Plane { elem, width, height } if allowed.contains(&elem) => Ok((elem, width, height)),
+        ValueType::Plane { elem, .. } => {
+            Err(format!("{what}: element type {elem} not accepted (want one of {allowed:?})"))
+        }
+        ValueType::Sums { .. } => Err(format!("{what}: expected a plane, got {t}")),
+    }
+}
+
+/// Checks the number of inputs.
+pub fn arity(inputs: &[ValueType], n: usize) -> Result<(), String> {
+    if inputs.len() == n { Ok(()) } else { Err(format!("expected {n} inputs, got {}", inputs.len())) }
+}
+
+/// Copies a plane's elements into i64 (for ops generic over input element types).
+pub fn widen(p: &Plane) -> Vec<i64> {
+    use vqgraph_graph::HostBuf::*;
+    match &p.data {
+        U16(v) => v.iter().map(|&x| x as i64).collect(),
+        I16(v) => v.iter().map(|&x| x as i64).collect(),
+        U32(v) => v.iter().map(|&x| x as i64).collect(),
+        I32(v) => v.iter().map(|&x| x as i64).collect(),
+        U64(v) => v.iter().map(|&x| x as i64).collect(),
+        I64(v) => v.clone(),
+    }
+}
+
+/// Writes i64 values into a plane buffer of any integer type, truncating as a C cast would.
+pub fn narrow_into(dst: &mut vqgraph_graph::HostBuf, src: &[i64]) {
+    use vqgraph_graph::HostBuf::*;
+    match dst {
+        U16(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u16),
+        I16(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as i16),
+        U32(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u32),
+        I32(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as i32),
+        U64(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u64),
+        I64(v) => v.copy_from_slice(src),
+    }
+}

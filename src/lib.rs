@@ -1,0 +1,1 @@
+//! vqgraph facade (filled in below).
