@@ -1,0 +1,83 @@
+//! The CPU backend: an interpreter over a scheduled plan. Each op's CPU reference parallelises its own work
+//! with rayon over rows; every reduction is an exact integer sum, so the thread count cannot change a bit.
+
+use std::sync::Arc;
+
+use vqgraph_graph::{Backend, FrameOutputs, OpState, Plan, RunError, Session, Value};
+
+/// Runs plans on the host. `threads = 0` uses rayon's default (all cores).
+#[derive(Clone, Debug, Default)]
+pub struct CpuBackend {
+    threads: usize,
+}
+
+impl CpuBackend {
+    pub fn new(threads: usize) -> Self {
+        CpuBackend { threads }
+    }
+}
+
+impl Backend for CpuBackend {
+    fn name(&self) -> &str {
+        "cpu"
+    }
+
+    fn device(&self) -> String {
+        let n = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
+        format!("host CPU, {n} thread{}", if n == 1 { "" } else { "s" })
+    }
+
+    fn start(&self, plan: Arc<Plan>) -> Result<Box<dyn Session>, RunError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|e| RunError::Backend { backend: "cpu".into(), reason: format!("thread pool: {e}") })?;
+        // Buffers are allocated once per stream and reused for every frame.
+        let slots = plan.slots.iter().map(|t| t.zeroed()).collect();
+        let states = plan.steps.iter().map(|_| None).collect();
+        Ok(Box::new(CpuSession { plan, pool, slots, states }))
+    }
+}
+
+struct CpuSession {
+    plan: Arc<Plan>,
+    pool: rayon::ThreadPool,
+    slots: Vec<Value>,
+    states: Vec<OpState>,
+}
+
+impl Session for CpuSession {
+    fn run_frame(&mut self, frame: usize, inputs: &[Value]) -> Result<FrameOutputs, RunError> {
+        let plan = &self.plan;
+        for ((_, slot), v) in plan.inputs.iter().zip(inputs) {
+            self.slots[*slot].clone_from(v);
+        }
+        let slots = &mut self.slots;
+        let states = &mut self.states;
+        self.pool.install(|| -> Result<(), RunError> {
+            for (step, state) in plan.steps.iter().zip(states.iter_mut()) {
+                // Take the outputs out of the slot table so inputs can be borrowed at the same time; the
+                // scheduler never gives an op an output slot it also reads.
+                let mut outs: Vec<Value> = step
+                    .outputs
+                    .iter()
+                    .map(|&s| std::mem::replace(&mut slots[s], Value::Sums(vqgraph_graph::HostBuf::U16(Vec::new()))))
+                    .collect();
+                let ins: Vec<&Value> = step.inputs.iter().map(|&s| &slots[s]).collect();
+                let res = step.op.eval_cpu(&ins, &mut outs, state);
+                for (&s, v) in step.outputs.iter().zip(outs) {
+                    slots[s] = v;
+                }
+                res.map_err(|reason| RunError::Node {
+                    frame,
+                    node: step.name.clone(),
+                    op: step.op.name().to_string(),
+                    reason,
+                })?;
+            }
+            Ok(())
+        })?;
+        let values = plan.outputs.iter().map(|(name, s)| (name.clone(), self.slots[*s].buf().clone())).collect();
+        Ok(FrameOutputs { values })
+    }
+}

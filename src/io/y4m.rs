@@ -1,0 +1,208 @@
+//! YUV4MPEG2 reader: parses the stream header, then yields frames. Every error names the file, the frame and
+//! the reason.
+
+use std::io::{BufRead, BufReader, Read};
+
+use super::frame::{ChromaFormat, Frame, VideoFormat};
+use crate::error::InputError;
+
+/// Largest width or height accepted: beyond any real video, and keeps frame sizes far from overflow.
+const MAX_DIMENSION: usize = 1 << 15;
+
+/// Reads frames from a y4m stream.
+pub struct Y4mReader<R: Read> {
+    name: String,
+    input: BufReader<R>,
+    format: VideoFormat,
+    frame: usize,
+    raw: Vec<u8>,
+}
+
+impl Y4mReader<std::fs::File> {
+    /// Opens a y4m file.
+    pub fn open(path: &std::path::Path) -> Result<Self, InputError> {
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|e| InputError::new(&name, None, format!("cannot open: {e}")))?;
+        Y4mReader::new(name, file)
+    }
+}
+
+impl<R: Read> Y4mReader<R> {
+    /// Reads the stream header from `input`; `name` is used in error messages.
+    pub fn new(name: String, input: R) -> Result<Self, InputError> {
+        let mut input = BufReader::with_capacity(1 << 20, input);
+        let line = read_line(&mut input, 1024).map_err(|e| InputError::new(&name, None, e))?;
+        let line = line.ok_or_else(|| InputError::new(&name, None, "empty file, expected a YUV4MPEG2 header"))?;
+        let format = parse_header(&line).map_err(|e| InputError::new(&name, None, e))?;
+        Ok(Y4mReader { name, input, format, frame: 0, raw: Vec::new() })
+    }
+
+    pub fn format(&self) -> VideoFormat {
+        self.format
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Reads the next frame; `Ok(None)` at a clean end of stream.
+    pub fn read_frame(&mut self) -> Result<Option<Frame>, InputError> {
+        let frame = self.frame;
+        let err = |reason: String| InputError::new(&self.name, Some(frame), reason);
+        let line = match read_line(&mut self.input, 4096).map_err(err)? {
+            None => return Ok(None),
+            Some(l) => l,
+        };
+        if line != "FRAME" && !line.starts_with("FRAME ") {
+            return Err(InputError::new(
+                &self.name,
+                Some(frame),
+                format!("expected a FRAME marker, found {:?}", truncate(&line)),
+            ));
+        }
+        let n = self.format.frame_bytes();
+        self.raw.resize(n, 0);
+        read_full(&mut self.input, &mut self.raw).map_err(|got| {
+            InputError::new(&self.name, Some(frame), format!("truncated frame: {got} of {n} bytes present"))
+        })?;
+        self.frame += 1;
+        Ok(Some(unpack(&self.raw, &self.format)))
+    }
+}
+
+/// Splits raw planar bytes into planes of u16 samples.
+pub fn unpack(raw: &[u8], f: &VideoFormat) -> Frame {
+    let (cw, ch) = f.chroma_size();
+    let luma = f.width * f.height;
+    let chroma = cw * ch;
+    let wide = f.bpc > 8;
+    let take = |start: usize, count: usize| -> Vec<u16> {
+        if wide {
+            raw[2 * start..2 * (start + count)].chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect()
+        } else {
+            raw[start..start + count].iter().map(|&b| b as u16).collect()
+        }
+    };
+    Frame { y: take(0, luma), u: take(luma, chroma), v: take(luma + chroma, chroma) }
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// Reads until `buf` is full; on a short read returns how many bytes were there.
+fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> Result<(), usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => return Err(got),
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return Err(got),
+        }
+    }
+    Ok(())
+}
+
+/// Reads one `\n`-terminated ASCII line of at most `max` bytes; `None` at end of stream.
+fn read_line<R: BufRead>(r: &mut R, max: usize) -> Result<Option<String>, String> {
+    let mut bytes = Vec::new();
+    let n = r.by_ref().take(max as u64 + 1).read_until(b'\n', &mut bytes).map_err(|e| format!("read error: {e}"))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if bytes.last() != Some(&b'\n') {
+        return Err(if bytes.len() > max {
+            format!("header line longer than {max} bytes")
+        } else {
+            "unterminated header line at end of file".into()
+        });
+    }
+    bytes.pop();
+    String::from_utf8(bytes).map(Some).map_err(|_| "header line is not ASCII".into())
+}
+
+/// Parses `YUV4MPEG2 W.. H.. C.. ...`.
+fn parse_header(line: &str) -> Result<VideoFormat, String> {
+    let mut parts = line.split(' ');
+    if parts.next() != Some("YUV4MPEG2") {
+        return Err(format!("not a y4m file: header starts with {:?}", truncate(line)));
+    }
+    let (mut width, mut height) = (None, None);
+    let mut colour = "420jpeg";
+    for p in parts.filter(|p| !p.is_empty()) {
+        let (tag, val) = p.split_at(1);
+        match tag {
+            "W" => width = Some(val.parse::<usize>().map_err(|_| format!("bad width {val:?}"))?),
+            "H" => height = Some(val.parse::<usize>().map_err(|_| format!("bad height {val:?}"))?),
+            "C" => colour = val,
+            // Frame rate, interlacing, aspect ratio and extensions do not change the samples.
+            _ => {}
+        }
+    }
+    let width = width.ok_or("header has no width (W)")?;
+    let height = height.ok_or("header has no height (H)")?;
+    if width == 0 || height == 0 || width > MAX_DIMENSION || height > MAX_DIMENSION {
+        return Err(format!("unsupported size {width}x{height}"));
+    }
+    let (chroma, bpc) = parse_colour(colour)?;
+    Ok(VideoFormat { width, height, chroma, bpc })
+}
+
+fn parse_colour(c: &str) -> Result<(ChromaFormat, u32), String> {
+    let (base, bpc) = match c.split_once('p') {
+        Some((base, bits)) if !bits.is_empty() && bits.chars().all(|ch| ch.is_ascii_digit()) => {
+            (base, bits.parse::<u32>().map_err(|_| format!("bad colour space {c:?}"))?)
+        }
+        _ => (c, 8),
+    };
+    let chroma = match base {
+        "420" | "420jpeg" | "420paldv" | "420mpeg2" => ChromaFormat::Yuv420,
+        "422" => ChromaFormat::Yuv422,
+        "444" => ChromaFormat::Yuv444,
+        "mono" => ChromaFormat::Mono,
+        _ => return Err(format!("unsupported colour space {c:?}")),
+    };
+    if !matches!(bpc, 8 | 10 | 12 | 16) {
+        return Err(format!("unsupported bit depth {bpc} in colour space {c:?}"));
+    }
+    Ok((chroma, bpc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_common_headers() {
+        let f = parse_header("YUV4MPEG2 W481 H271 F25:1 Ip A1:1 C420jpeg XYSCSS=420JPEG").unwrap();
+        assert_eq!((f.width, f.height, f.chroma, f.bpc), (481, 271, ChromaFormat::Yuv420, 8));
+        assert_eq!(f.chroma_size(), (241, 136));
+        let f = parse_header("YUV4MPEG2 W576 H324 C420p10").unwrap();
+        assert_eq!((f.chroma, f.bpc), (ChromaFormat::Yuv420, 10));
+        let f = parse_header("YUV4MPEG2 W8 H8").unwrap();
+        assert_eq!((f.chroma, f.bpc), (ChromaFormat::Yuv420, 8));
+        assert_eq!(parse_header("YUV4MPEG2 W8 H8 C444p12").unwrap().chroma, ChromaFormat::Yuv444);
+    }
+
+    #[test]
+    fn rejects_bad_headers_with_a_reason() {
+        assert!(parse_header("RIFF").unwrap_err().contains("not a y4m"));
+        assert!(parse_header("YUV4MPEG2 H8").unwrap_err().contains("width"));
+        assert!(parse_header("YUV4MPEG2 W0 H8").unwrap_err().contains("size"));
+        assert!(parse_header("YUV4MPEG2 W8 H8 C411").unwrap_err().contains("colour space"));
+        assert!(parse_header("YUV4MPEG2 W8 H8 C420p9").unwrap_err().contains("bit depth"));
+    }
+
+    #[test]
+    fn truncated_frame_names_file_and_frame() {
+        let mut data = b"YUV4MPEG2 W4 H2 C444\nFRAME\n".to_vec();
+        data.extend_from_slice(&[1; 24]);
+        data.extend_from_slice(b"FRAME\n");
+        data.extend_from_slice(&[1; 10]);
+        let mut r = Y4mReader::new("t.y4m".into(), &data[..]).unwrap();
+        assert!(r.read_frame().unwrap().is_some());
+        let e = r.read_frame().unwrap_err().to_string();
+        assert!(e.contains("t.y4m") && e.contains("frame 1") && e.contains("truncated"), "{e}");
+    }
+}
