@@ -8,5 +8,9 @@ pub mod util;
 
 pub mod decimate;
 pub mod sep_conv;
+pub mod sq_err_sum;
+pub mod diff;
+pub mod abs_sum;
+pub mod frame_delay;
 
 pub use registry::{OpInfo, REGISTRY};

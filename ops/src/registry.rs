@@ -13,7 +13,15 @@ pub struct OpInfo {
 }
 
 /// Every op of this crate.
-pub const REGISTRY: &[OpInfo] = &[crate::sep_conv::INFO, crate::decimate::INFO];
+#[rustfmt::skip]
+pub const REGISTRY: &[OpInfo] = &[
+    crate::sep_conv::INFO,
+    crate::decimate::INFO,
+    crate::sq_err_sum::INFO,
+    crate::diff::INFO,
+    crate::abs_sum::INFO,
+    crate::frame_delay::INFO,
+];
 
 /// Looks an op up by name.
 pub fn lookup(name: &str) -> Option<&'static OpInfo> {
