@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod io;
+pub mod pipeline;
 
 pub use vqgraph_backends as backends;
 pub use vqgraph_graph as graph;

@@ -39,6 +39,11 @@ pub trait Extractor: Send + Sync {
 
     /// Features that need the whole sequence (motion2/motion3), added to the per-frame lists.
     fn sequence(&self, _frames: &mut [FeatureValues]) {}
+
+    /// Stream-level values (libvmaf's `aggregate_metrics`, e.g. `apsnr_y`) from every frame's sums.
+    fn aggregate(&self, _frames: &[FrameOutputs]) -> Vec<(String, f64)> {
+        Vec::new()
+    }
 }
 
 /// Reads a named sums output as i64 values (panics only on an internal naming bug: the extractor built

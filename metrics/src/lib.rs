@@ -3,5 +3,7 @@
 //! feature values (`frame`) and, for temporal features, the pass over the whole sequence (`sequence`).
 
 mod extractor;
+pub mod motion;
+pub mod psnr;
 
 pub use extractor::{Extractor, FeatureValues, Sources, sums_i64};

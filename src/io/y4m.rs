@@ -45,6 +45,11 @@ impl<R: Read> Y4mReader<R> {
         &self.name
     }
 
+    /// Frames read so far.
+    pub fn frames_read(&self) -> usize {
+        self.frame
+    }
+
     /// Reads the next frame; `Ok(None)` at a clean end of stream.
     pub fn read_frame(&mut self) -> Result<Option<Frame>, InputError> {
         let frame = self.frame;
