@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod io;
+pub mod output;
 pub mod pipeline;
 
 pub use vqgraph_backends as backends;
