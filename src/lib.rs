@@ -8,6 +8,7 @@ pub mod error;
 pub mod io;
 pub mod output;
 pub mod pipeline;
+pub mod setup;
 
 pub use vqgraph_backends as backends;
 pub use vqgraph_graph as graph;

@@ -9,9 +9,9 @@ use common::{PRINT_TOL, Pair, compare, pairs, reference_series};
 use vqgraph::backends::CpuBackend;
 use vqgraph::graph::Backend;
 use vqgraph::io::{PairReader, Y4mReader};
+use vqgraph::metrics::Extractor;
 use vqgraph::metrics::motion::Motion;
 use vqgraph::metrics::psnr::Psnr;
-use vqgraph::metrics::Extractor;
 use vqgraph::pipeline::{score, sources};
 
 /// Our features for one pair, by name, per frame.
@@ -20,10 +20,8 @@ fn run_pair(pair: &Pair, backend: &dyn Backend) -> (BTreeMap<String, Vec<f64>>, 
     let d = Y4mReader::open(&pair.distorted).unwrap();
     let reader = PairReader::new(r, d).unwrap();
     let src = sources(&reader.format());
-    let extractors: Vec<Box<dyn Extractor>> = vec![
-        Box::new(Psnr::new(true, true, true).for_sources(&src)),
-        Box::new(Motion::default().for_sources(&src)),
-    ];
+    let extractors: Vec<Box<dyn Extractor>> =
+        vec![Box::new(Psnr::new(true, true, true).for_sources(&src)), Box::new(Motion::default().for_sources(&src))];
     let scores = score(&extractors, &src, backend, reader).unwrap();
     let mut by_key: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for f in &scores.frames {
@@ -88,7 +86,8 @@ fn check_backend(backend: &dyn Backend) {
     }
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
     // Every pair, every key: a pair or key dropping out of the comparison fails here.
-    let odd_skipped = pairs.iter().filter(|p| p.odd_size()).count() * (ALL_KEYS.iter().filter(|k| chroma_key(k)).count() + 2);
+    let odd_skipped =
+        pairs.iter().filter(|p| p.odd_size()).count() * (ALL_KEYS.iter().filter(|k| chroma_key(k)).count() + 2);
     assert_eq!(compared, pairs.len() * (ALL_KEYS.len() + 3) - odd_skipped);
 }
 

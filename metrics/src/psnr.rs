@@ -50,7 +50,6 @@ impl Psnr {
     fn geometry(&self) -> (u32, [usize; 3]) {
         self.geometry.expect("internal: Psnr used without for_sources")
     }
-
 }
 
 impl Extractor for Psnr {

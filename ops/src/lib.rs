@@ -6,11 +6,18 @@
 pub mod registry;
 pub mod util;
 
+pub mod abs_sum;
+pub mod adm_cm;
+pub mod adm_common;
+pub mod adm_csf;
+pub mod adm_csf_den;
+pub mod adm_decouple;
+pub mod adm_dwt;
 pub mod decimate;
+pub mod diff;
+pub mod frame_delay;
 pub mod sep_conv;
 pub mod sq_err_sum;
-pub mod diff;
-pub mod abs_sum;
-pub mod frame_delay;
+pub mod vif_stats;
 
 pub use registry::{OpInfo, REGISTRY};

@@ -21,6 +21,12 @@ pub const REGISTRY: &[OpInfo] = &[
     crate::diff::INFO,
     crate::abs_sum::INFO,
     crate::frame_delay::INFO,
+    crate::vif_stats::INFO,
+    crate::adm_dwt::INFO,
+    crate::adm_decouple::INFO,
+    crate::adm_csf::INFO,
+    crate::adm_cm::INFO,
+    crate::adm_csf_den::INFO,
 ];
 
 /// Looks an op up by name.

@@ -114,7 +114,9 @@ pub fn compare(key: &str, ours: &[f64], theirs: &[Option<f64>], tol: f64) -> Res
     if let Some(i) = bad {
         return Err(format!(
             "{key}: frame {i}: ours {:.9} libvmaf {:?} (|diff| {:.3e}, allowed {tol:.1e})",
-            ours[i], theirs[i], (ours[i] - theirs[i].unwrap_or(f64::NAN)).abs()
+            ours[i],
+            theirs[i],
+            (ours[i] - theirs[i].unwrap_or(f64::NAN)).abs()
         ));
     }
     Ok(check)

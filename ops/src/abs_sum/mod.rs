@@ -8,7 +8,8 @@ use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
 use crate::registry::OpInfo;
 use crate::util::{arity, plane, plane_geom};
 
-pub const INFO: OpInfo = OpInfo { name: "abs_sum", class: OpClass::Reduce, summary: "sum of |x| over an i32 plane (u64)" };
+pub const INFO: OpInfo =
+    OpInfo { name: "abs_sum", class: OpClass::Reduce, summary: "sum of |x| over an i32 plane (u64)" };
 
 /// Sum of absolute values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,8 +15,6 @@ fn sums_squared_differences_exactly() {
 
 #[test]
 fn mismatched_planes_are_rejected() {
-    let e = SqErrSum
-        .output_types(&[ValueType::plane(Elem::U16, 4, 4), ValueType::plane(Elem::U16, 4, 5)])
-        .unwrap_err();
+    let e = SqErrSum.output_types(&[ValueType::plane(Elem::U16, 4, 4), ValueType::plane(Elem::U16, 4, 5)]).unwrap_err();
     assert!(e.contains("differ"), "{e}");
 }
