@@ -9,20 +9,33 @@ use common::{PRINT_TOL, Pair, compare, pairs, reference_series};
 use vqgraph::backends::CpuBackend;
 use vqgraph::graph::Backend;
 use vqgraph::io::{PairReader, Y4mReader};
-use vqgraph::metrics::Extractor;
-use vqgraph::metrics::motion::Motion;
-use vqgraph::metrics::psnr::Psnr;
 use vqgraph::pipeline::{score, sources};
+use vqgraph::setup::{FeatureRequest, ModelRequest, Setup};
 
-/// Our features for one pair, by name, per frame.
+/// The models and extra features of libvmaf's reference runs, all computed in one graph per pair.
+fn setup_for(src: &vqgraph::metrics::Sources) -> Setup {
+    let shared = common::shared();
+    let models = [
+        "version=vmaf_v0.6.1:name=vmaf".to_string(),
+        "version=vmaf_v0.6.1neg:name=vmaf_neg".to_string(),
+        "version=vmaf_4k_v0.6.1:name=vmaf_4k_v0.6.1".to_string(),
+        format!("path={}:name=vmaf_b_v0.6.3", shared.join("models/vmaf_b_v0.6.3.json").display()),
+    ];
+    let models: Vec<ModelRequest> = models.iter().map(|m| ModelRequest::parse(m).unwrap()).collect();
+    let features = [FeatureRequest::parse("psnr=enable_chroma=true:enable_mse=true:enable_apsnr=true").unwrap()];
+    Setup::new(&models, &features, src).unwrap()
+}
+
+/// Our values for one pair, by printed name, per frame; and the aggregates.
 fn run_pair(pair: &Pair, backend: &dyn Backend) -> (BTreeMap<String, Vec<f64>>, BTreeMap<String, f64>) {
     let r = Y4mReader::open(&pair.reference).unwrap();
     let d = Y4mReader::open(&pair.distorted).unwrap();
     let reader = PairReader::new(r, d).unwrap();
     let src = sources(&reader.format());
-    let extractors: Vec<Box<dyn Extractor>> =
-        vec![Box::new(Psnr::new(true, true, true).for_sources(&src)), Box::new(Motion::default().for_sources(&src))];
-    let scores = score(&extractors, &src, backend, reader).unwrap();
+    let setup = setup_for(&src);
+    let mut scores = score(&setup.extractors, &src, backend, reader).unwrap();
+    setup.predict(&mut scores.frames).unwrap();
+    assert_eq!(scores.frames.len(), pair.frames, "{}: frame count", pair.id);
     let mut by_key: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for f in &scores.frames {
         for (k, v) in f {
@@ -32,63 +45,103 @@ fn run_pair(pair: &Pair, backend: &dyn Backend) -> (BTreeMap<String, Vec<f64>>, 
     (by_key, scores.aggregate.into_iter().collect())
 }
 
-/// Keys checked for every pair, from `vmaf_v0.6.1_all.json`.
-const ALL_KEYS: &[&str] = &[
-    "psnr_y",
-    "mse_y",
-    "psnr_cb",
-    "mse_cb",
-    "psnr_cr",
-    "mse_cr",
-    "VMAF_integer_feature_motion_sad_score",
-    "integer_motion2",
-    "integer_motion3",
-];
+/// For each libvmaf run file, the keys every pair must match.
+fn checked_keys() -> Vec<(&'static str, Vec<String>)> {
+    let scales = |prefix: &str, suffix: &str| (0..4).map(move |s| format!("{prefix}{s}{suffix}")).collect::<Vec<_>>();
+    let adm = |sfx: &str| {
+        let mut k: Vec<String> =
+            ["integer_adm2", "integer_aim", "integer_adm3"].iter().map(|b| format!("{b}{sfx}")).collect();
+        k.extend(scales("integer_adm_scale", sfx));
+        k
+    };
+    let mut all: Vec<String> = adm("");
+    all.extend(scales("integer_vif_scale", ""));
+    all.extend(
+        [
+            "VMAF_integer_feature_motion_sad_score",
+            "integer_motion2",
+            "integer_motion3",
+            "psnr_y",
+            "mse_y",
+            "psnr_cb",
+            "mse_cb",
+            "psnr_cr",
+            "mse_cr",
+            "vmaf",
+        ]
+        .map(String::from),
+    );
+    let mut neg = adm("_egl_1");
+    neg.extend(scales("integer_vif_scale", "_egl_1"));
+    neg.push("vmaf_neg".into());
+    let mut extra: Vec<String> = vec!["vmaf_4k_v0.6.1".into(), "vmaf_b_v0.6.3".into()];
+    extra.extend((1..=20).map(|i| format!("vmaf_b_v0.6.3_{i:04}")));
+    extra.extend(["bagging", "stddev", "ci_p95_lo", "ci_p95_hi"].map(|s| format!("vmaf_b_v0.6.3_{s}")));
+    vec![("vmaf_v0.6.1_all", all), ("vmaf_v0.6.1neg", neg), ("extra_models", extra)]
+}
 
-/// Keys that depend on chroma, which libvmaf read at floor size for odd-size pairs (see docs/precision.md).
+/// Keys that depend on chroma, which libvmaf read at floor size for the odd-size pair (docs/precision.md).
 fn chroma_key(k: &str) -> bool {
     k.ends_with("_cb") || k.ends_with("_cr")
 }
 
 fn check_backend(backend: &dyn Backend) {
     println!("backend {} on {}", backend.name(), backend.device());
-    let mut failures = Vec::new();
-    let mut compared = 0;
     let pairs = pairs();
     assert_eq!(pairs.len(), 14, "pairs.json lists 14 pairs");
+    let runs = checked_keys();
+    let mut failures = Vec::new();
+    let (mut compared, mut expected) = (0, 0);
     for pair in &pairs {
         let (ours, aggregate) = run_pair(pair, backend);
-        let all = pair.load("vmaf_v0.6.1_all");
-        for key in ALL_KEYS {
-            if pair.odd_size() && chroma_key(key) {
-                continue;
-            }
-            let theirs = reference_series(&all, key).unwrap_or_else(|| panic!("{}: libvmaf has no {key}", pair.id));
-            let mine = ours.get(*key).unwrap_or_else(|| panic!("{}: we produced no {key}", pair.id));
-            match compare(key, mine, &theirs, PRINT_TOL) {
-                Ok(c) => {
-                    compared += 1;
-                    println!("  {} {:<40} {} frames, max |diff| {:.2e}", pair.id, c.key, c.frames, c.max_diff)
+        for (run, keys) in &runs {
+            let reference = pair.load(run);
+            for key in keys {
+                if pair.odd_size() && chroma_key(key) {
+                    continue;
                 }
-                Err(e) => failures.push(format!("{}: {e}", pair.id)),
+                expected += 1;
+                let Some(theirs) = reference_series(&reference, key) else {
+                    failures.push(format!("{}: {run}: libvmaf has no {key}", pair.id));
+                    continue;
+                };
+                let Some(mine) = ours.get(key) else {
+                    failures.push(format!("{}: we produced no {key}", pair.id));
+                    continue;
+                };
+                match compare(key, mine, &theirs, PRINT_TOL) {
+                    Ok(c) => {
+                        compared += 1;
+                        println!(
+                            "  {} {run:<16} {:<40} {} frames, max |diff| {:.2e}",
+                            pair.id, c.key, c.frames, c.max_diff
+                        )
+                    }
+                    Err(e) => failures.push(format!("{}: {run}: {e}", pair.id)),
+                }
             }
-        }
-        for (key, theirs) in all["aggregate_metrics"].as_object().unwrap() {
-            if pair.odd_size() && chroma_key(key) {
-                continue;
-            }
-            let mine = aggregate.get(key).unwrap_or_else(|| panic!("{}: we produced no aggregate {key}", pair.id));
-            match compare(key, &[*mine], &[theirs.as_f64()], PRINT_TOL) {
-                Ok(_) => compared += 1,
-                Err(e) => failures.push(format!("{}: aggregate {e}", pair.id)),
+            for (key, theirs) in reference["aggregate_metrics"].as_object().unwrap() {
+                if pair.odd_size() && chroma_key(key) {
+                    continue;
+                }
+                expected += 1;
+                match aggregate.get(key) {
+                    None => failures.push(format!("{}: we produced no aggregate {key}", pair.id)),
+                    Some(mine) => match compare(key, &[*mine], &[theirs.as_f64()], PRINT_TOL) {
+                        Ok(_) => compared += 1,
+                        Err(e) => failures.push(format!("{}: aggregate {e}", pair.id)),
+                    },
+                }
             }
         }
     }
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
-    // Every pair, every key: a pair or key dropping out of the comparison fails here.
-    let odd_skipped =
-        pairs.iter().filter(|p| p.odd_size()).count() * (ALL_KEYS.iter().filter(|k| chroma_key(k)).count() + 2);
-    assert_eq!(compared, pairs.len() * (ALL_KEYS.len() + 3) - odd_skipped);
+    // A pair or key dropping out of the comparison fails here: every pair, every key of every run.
+    let per_pair: usize = runs.iter().map(|(_, k)| k.len()).sum::<usize>() + 3; // + apsnr_y/cb/cr
+    let odd_skipped: usize = runs.iter().map(|(_, k)| k.iter().filter(|k| chroma_key(k)).count()).sum::<usize>() + 2;
+    assert_eq!(expected, pairs.len() * per_pair - odd_skipped);
+    assert_eq!(compared, expected);
+    println!("{compared} (pair, key) series identical to libvmaf when printed %.6f");
 }
 
 #[test]

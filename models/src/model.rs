@@ -176,9 +176,11 @@ impl Model {
         let mut dict = OptionDict::default();
         dict.set_overwrite(option, value);
         let ext_name = extractor_by_name(extractor).map_or(extractor, |e| e.name);
+        // Work on a copy so that a rejected value leaves the model unchanged.
+        let mut new = self.clone();
         let source = self.source.clone();
         let mut changed = 0;
-        let models = std::iter::once(&mut self.main).chain(self.bootstrap.iter_mut().flat_map(|b| b.models.iter_mut()));
+        let models = std::iter::once(&mut new.main).chain(new.bootstrap.iter_mut().flat_map(|b| b.models.iter_mut()));
         for m in models {
             for (i, f) in m.features.iter_mut().enumerate() {
                 let hit = f.overload(ext_name, &dict).map_err(|r| ModelError::BadFeatureOption {
@@ -191,7 +193,8 @@ impl Model {
                 changed += usize::from(hit);
             }
         }
-        self.rebuild_feature_table();
+        new.rebuild_feature_table();
+        *self = new;
         Ok(changed)
     }
 

@@ -231,6 +231,7 @@ fn option_overload_gives_neg_model() {
     let err = m.set_feature_option("adm", "adm_enhn_gain_limit", "0.5").unwrap_err();
     assert!(matches!(err, ModelError::BadFeatureOption { .. }), "{err}");
     assert!(err.to_string().contains("adm_enhn_gain_limit"), "{err}");
+    assert_eq!(feature_table(&m), feature_table(&neg), "a rejected overload changes nothing");
     // Overloads on a collection reach every model.
     let mut b = Model::builtin("vmaf_b_v0.6.3").unwrap();
     assert_eq!(b.set_feature_option("motion", "motion_force_zero", "true").unwrap(), 21);
