@@ -67,6 +67,12 @@ pub trait Op: Send + Sync + fmt::Debug + 'static {
     /// must have rejected anything the op cannot compute.
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], state: &mut OpState) -> Result<(), String>;
 
+    /// An op computing `next(self(x))` in one pass, if this op knows one; the scheduler uses it when this
+    /// op's only output feeds only `next`, and `next` reads nothing else.
+    fn fuse(&self, _next: &dyn Op) -> Option<std::sync::Arc<dyn Op>> {
+        None
+    }
+
     /// For backends that look up their own kernel for an op by downcasting.
     fn as_any(&self) -> &dyn Any;
 }

@@ -54,6 +54,8 @@ impl Plan {
 /// order), and gives each value a slot, reusing a slot of the same type once its last reader has run.
 /// Temporal ops keep their history in their own state, not in slots, so reuse never breaks them.
 pub fn schedule(graph: &Graph) -> Plan {
+    let fused = fuse(graph);
+    let graph = &fused;
     let n = graph.nodes.len();
     // Liveness: which nodes an output depends on.
     let mut live = vec![false; n];
@@ -188,6 +190,43 @@ impl fmt::Display for Plan {
         }
         Ok(())
     }
+}
+
+/// Fusion pass: where an op's only output is read only by a single-input op, and the producer knows a fused
+/// op for the pair ([`Op::fuse`]), the consumer is replaced by the fused op reading the producer's inputs.
+/// The producer is then dead and dropped by liveness. The fused op must have the consumer's output types.
+fn fuse(graph: &Graph) -> Graph {
+    let mut g = graph.clone();
+    let mut uses: std::collections::HashMap<ValueRef, usize> = std::collections::HashMap::new();
+    for node in &g.nodes {
+        if let NodeKind::Op { inputs, .. } = &node.kind {
+            for v in inputs {
+                *uses.entry(*v).or_default() += 1;
+            }
+        }
+    }
+    for (_, v) in &g.outputs {
+        *uses.entry(*v).or_default() += 1;
+    }
+    for id in 0..g.nodes.len() {
+        let NodeKind::Op { op: consumer, inputs } = &g.nodes[id].kind else { continue };
+        let [p] = inputs.as_slice() else { continue };
+        let producer = &g.nodes[p.node];
+        let NodeKind::Op { op: first, inputs: first_inputs } = &producer.kind else { continue };
+        if producer.outputs.len() != 1 || uses.get(p) != Some(&1) {
+            continue;
+        }
+        let Some(f) = first.fuse(consumer.as_ref()) else { continue };
+        let in_types: Vec<ValueType> = first_inputs.iter().map(|v| g.value_type(*v)).collect();
+        if f.output_types(&in_types).ok().as_deref() != Some(&g.nodes[id].outputs[..]) {
+            continue;
+        }
+        let label = format!("{}+{}", producer.label, g.nodes[id].label);
+        let first_inputs = first_inputs.clone();
+        g.nodes[id].kind = NodeKind::Op { op: f, inputs: first_inputs };
+        g.nodes[id].label = label;
+    }
+    g
 }
 
 /// Whether any step of the plan keeps state across frames.

@@ -100,7 +100,9 @@ impl Extractor for Motion {
         let cur = src.plane(b, "ref", 'y')?;
         let prev = b.op1(&format!("{key}.prev"), FrameDelay, &[cur])?;
         let d = b.op1(&format!("{key}.diff"), Diff, &[prev, cur])?;
-        let blur = SepConv::rounded(&MOTION_TAPS, src.bpc, 16, Elem::I32);
+        let mut blur = SepConv::rounded(&MOTION_TAPS, src.bpc, 16, Elem::I32);
+        // Differences of 8-bit samples (u8 in the file) lie in [-255, 255].
+        blur.input_max = (src.bpc == 8).then_some(255);
         let blurred = b.op1(&format!("{key}.blur"), blur, &[d])?;
         let sad = b.op1(&format!("{key}.sad"), AbsSum, &[blurred])?;
         b.output(&format!("{key}/sad"), sad)

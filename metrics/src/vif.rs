@@ -129,7 +129,11 @@ impl Extractor for Vif {
             if s > 0 {
                 // libvmaf's subsample_rd_8/16: the first pre-filter scales samples of bpc bits to 16 bits.
                 let v_shift = if s == 1 { src.bpc } else { 16 };
-                let conv = SepConv::rounded(taps, v_shift, 16, Elem::U16);
+                let mut conv = SepConv::rounded(taps, v_shift, 16, Elem::U16);
+                if s == 1 {
+                    // Raw samples: the reader guarantees they fit in bpc bits.
+                    conv.input_max = Some((1 << src.bpc) - 1);
+                }
                 let rf = b.op1(&format!("{key}.s{s}.filter_ref"), conv.clone(), &[r])?;
                 let df = b.op1(&format!("{key}.s{s}.filter_dis"), conv, &[d])?;
                 r = b.op1(&format!("{key}.s{s}.decimate_ref"), Decimate, &[rf])?;

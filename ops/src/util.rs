@@ -37,29 +37,3 @@ pub fn plane_geom(t: &ValueType, allowed: &[Elem], what: &str) -> Result<(Elem, 
 pub fn arity(inputs: &[ValueType], n: usize) -> Result<(), String> {
     if inputs.len() == n { Ok(()) } else { Err(format!("expected {n} inputs, got {}", inputs.len())) }
 }
-
-/// Copies a plane's elements into i64 (for ops generic over input element types).
-pub fn widen(p: &Plane) -> Vec<i64> {
-    use vqgraph_graph::HostBuf::*;
-    match &p.data {
-        U16(v) => v.iter().map(|&x| x as i64).collect(),
-        I16(v) => v.iter().map(|&x| x as i64).collect(),
-        U32(v) => v.iter().map(|&x| x as i64).collect(),
-        I32(v) => v.iter().map(|&x| x as i64).collect(),
-        U64(v) => v.iter().map(|&x| x as i64).collect(),
-        I64(v) => v.clone(),
-    }
-}
-
-/// Writes i64 values into a plane buffer of any integer type, truncating as a C cast would.
-pub fn narrow_into(dst: &mut vqgraph_graph::HostBuf, src: &[i64]) {
-    use vqgraph_graph::HostBuf::*;
-    match dst {
-        U16(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u16),
-        I16(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as i16),
-        U32(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u32),
-        I32(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as i32),
-        U64(v) => v.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u64),
-        I64(v) => v.copy_from_slice(src),
-    }
-}

@@ -70,8 +70,10 @@ impl<R: Read> Y4mReader<R> {
         read_full(&mut self.input, &mut self.raw).map_err(|got| {
             InputError::new(&self.name, Some(frame), format!("truncated frame: {got} of {n} bytes present"))
         })?;
+        let f = unpack(&self.raw, &self.format);
+        check_range(&f, self.format.bpc).map_err(|reason| InputError::new(&self.name, Some(frame), reason))?;
         self.frame += 1;
-        Ok(Some(unpack(&self.raw, &self.format)))
+        Ok(Some(f))
     }
 }
 
@@ -89,6 +91,20 @@ pub fn unpack(raw: &[u8], f: &VideoFormat) -> Frame {
         }
     };
     Frame { y: take(0, luma), u: take(luma, chroma), v: take(luma + chroma, chroma) }
+}
+
+/// Rejects samples above `2^bpc - 1` (possible only above 8 bits): every extractor assumes `bpc`-bit data.
+pub fn check_range(f: &Frame, bpc: u32) -> Result<(), String> {
+    if bpc >= 16 {
+        return Ok(());
+    }
+    let max = (1u16 << bpc) - 1;
+    for (plane, data) in [("Y", &f.y), ("U", &f.u), ("V", &f.v)] {
+        if let Some(pos) = data.iter().position(|&x| x > max) {
+            return Err(format!("{plane} sample {pos} is {}, above the {bpc}-bit maximum {max}", data[pos]));
+        }
+    }
+    Ok(())
 }
 
 fn truncate(s: &str) -> String {
@@ -197,6 +213,15 @@ mod tests {
         assert!(parse_header("YUV4MPEG2 W0 H8").unwrap_err().contains("size"));
         assert!(parse_header("YUV4MPEG2 W8 H8 C411").unwrap_err().contains("colour space"));
         assert!(parse_header("YUV4MPEG2 W8 H8 C420p9").unwrap_err().contains("bit depth"));
+    }
+
+    #[test]
+    fn samples_above_the_bit_depth_are_rejected() {
+        let mut data = b"YUV4MPEG2 W2 H1 C444p10\nFRAME\n".to_vec();
+        data.extend_from_slice(&[0xff, 0x03, 0x00, 0x04, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let mut r = Y4mReader::new("hi.y4m".into(), &data[..]).unwrap();
+        let e = r.read_frame().unwrap_err().to_string();
+        assert!(e.contains("hi.y4m") && e.contains("frame 0") && e.contains("1024"), "{e}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! with rayon over rows; every reduction is an exact integer sum, so the thread count cannot change a bit.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use vqgraph_graph::{Backend, FrameOutputs, OpState, Plan, RunError, Session, Value};
 
@@ -35,7 +36,8 @@ impl Backend for CpuBackend {
         // Buffers are allocated once per stream and reused for every frame.
         let slots = plan.slots.iter().map(|t| t.zeroed()).collect();
         let states = plan.steps.iter().map(|_| None).collect();
-        Ok(Box::new(CpuSession { plan, pool, slots, states }))
+        let profile = std::env::var_os("VQGRAPH_PROFILE").is_some().then(|| vec![Duration::ZERO; plan.steps.len()]);
+        Ok(Box::new(CpuSession { plan, pool, slots, states, profile, frames: 0 }))
     }
 }
 
@@ -44,6 +46,36 @@ struct CpuSession {
     pool: rayon::ThreadPool,
     slots: Vec<Value>,
     states: Vec<OpState>,
+    /// Time spent per step, when `VQGRAPH_PROFILE` is set; printed when the session ends.
+    profile: Option<Vec<Duration>>,
+    frames: usize,
+}
+
+impl Drop for CpuSession {
+    fn drop(&mut self) {
+        let Some(times) = &self.profile else { return };
+        let total: Duration = times.iter().sum();
+        eprintln!(
+            "cpu profile: {} frames, {:.2} ms/frame in steps",
+            self.frames,
+            ms(total) / self.frames.max(1) as f64
+        );
+        let mut order: Vec<usize> = (0..times.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(times[i]));
+        for i in order {
+            let step = &self.plan.steps[i];
+            eprintln!(
+                "  {:>8.3} ms/frame  {:<32} {}",
+                ms(times[i]) / self.frames.max(1) as f64,
+                step.name,
+                step.op.name()
+            );
+        }
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
 
 impl Session for CpuSession {
@@ -54,8 +86,11 @@ impl Session for CpuSession {
         }
         let slots = &mut self.slots;
         let states = &mut self.states;
+        let mut profile = self.profile.as_mut();
+        self.frames += 1;
         self.pool.install(|| -> Result<(), RunError> {
-            for (step, state) in plan.steps.iter().zip(states.iter_mut()) {
+            for (i, (step, state)) in plan.steps.iter().zip(states.iter_mut()).enumerate() {
+                let started = Instant::now();
                 // Take the outputs out of the slot table so inputs can be borrowed at the same time; the
                 // scheduler never gives an op an output slot it also reads.
                 let mut outs: Vec<Value> = step
@@ -65,6 +100,9 @@ impl Session for CpuSession {
                     .collect();
                 let ins: Vec<&Value> = step.inputs.iter().map(|&s| &slots[s]).collect();
                 let res = step.op.eval_cpu(&ins, &mut outs, state);
+                if let Some(p) = profile.as_mut() {
+                    p[i] += started.elapsed();
+                }
                 for (&s, v) in step.outputs.iter().zip(outs) {
                     slots[s] = v;
                 }

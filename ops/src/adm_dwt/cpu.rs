@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use vqgraph_graph::{HostBuf, Value};
 
 use super::{AdmDwt, HI, LO};
-use crate::adm_common::BandElem;
+use crate::adm_common::{BandElem, avx2_dispatch};
 use crate::util::plane;
 
 /// libvmaf's source index of tap `k` for output `i` over `n` input samples (`n >= 5`).
@@ -61,7 +61,8 @@ pub fn eval(op: &AdmDwt, input: &Value, outputs: &mut [Value]) -> Result<(), Str
 #[inline(always)]
 fn deinterleave<S: Copy, D: From<S>>(row: &[S], even: &mut [D], odd: &mut [D]) {
     let w = row.len();
-    // Padded position q holds source column q - 1.
+    let ow = w.div_ceil(2);
+    // Padded position q holds source column q - 1, mirrored at both ends.
     let at = |q: usize| -> D {
         D::from(match q {
             0 => row[1],
@@ -70,9 +71,15 @@ fn deinterleave<S: Copy, D: From<S>>(row: &[S], even: &mut [D], odd: &mut [D]) {
             _ => row[w - 2],
         })
     };
-    let ow = w.div_ceil(2);
-    // Positions 0 ..= 2*ow + 1 are read.
-    for m in 0..=ow {
+    even[0] = at(0);
+    odd[0] = at(1);
+    // Interior: positions 2m, 2m+1 are columns 2m-1, 2m.
+    let inner = (w - 1) / 2;
+    for ((e, o), pair) in even[1..=inner].iter_mut().zip(odd[1..=inner].iter_mut()).zip(row[1..].chunks_exact(2)) {
+        *e = D::from(pair[0]);
+        *o = D::from(pair[1]);
+    }
+    for m in inner + 1..=ow {
         even[m] = at(2 * m);
         odd[m] = at(2 * m + 1);
     }
@@ -81,7 +88,7 @@ fn deinterleave<S: Copy, D: From<S>>(row: &[S], even: &mut [D], odd: &mut [D]) {
 /// Scale 0: libvmaf's `int32` arithmetic, reproduced with wrapping i32 operations.
 fn scale0(op: &AdmDwt, src: &[u16], w: usize, h: usize, out: [&mut [i16]; 4]) {
     let (center, v_round, v_shift, h_round, h_shift) = op.rounding();
-    let (center, v_round, h_round) = (center as i32, v_round as i32, h_round as i32);
+    let k = Row0 { center: center as i32, v_round: v_round as i32, v_shift, h_round: h_round as i32, h_shift };
     let ow = w.div_ceil(2);
     let [a, hb, v, d] = out;
     let rows = a.par_chunks_mut(ow).zip(hb.par_chunks_mut(ow)).zip(v.par_chunks_mut(ow)).zip(d.par_chunks_mut(ow));
@@ -92,27 +99,60 @@ fn scale0(op: &AdmDwt, src: &[u16], w: usize, h: usize, out: [&mut [i16]; 4]) {
                 let row = src_index(k, i, h);
                 &src[row * w..row * w + w]
             });
-            for (j, (l, g)) in tlo.iter_mut().zip(thi.iter_mut()).enumerate() {
-                let s = [r[0][j] as i32, r[1][j] as i32, r[2][j] as i32, r[3][j] as i32];
-                let x = dot_i32(&LO, &s).wrapping_sub(center);
-                let y = dot_i32(&HI, &s);
-                *l = (x.wrapping_add(v_round) >> v_shift) as i16;
-                *g = (y.wrapping_add(v_round) >> v_shift) as i16;
-            }
-            deinterleave(tlo, le, lo);
-            deinterleave(thi, he, ho);
-            let (le, lo, he, ho) = (&le[..ow + 1], &lo[..ow + 1], &he[..ow + 1], &ho[..ow + 1]);
-            let (a, v, hb, d) = (&mut a[..ow], &mut v[..ow], &mut hb[..ow], &mut d[..ow]);
-            for j in 0..ow {
-                let l = [le[j], lo[j], le[j + 1], lo[j + 1]];
-                let g = [he[j], ho[j], he[j + 1], ho[j + 1]];
-                a[j] = (dot_i32(&LO, &l).wrapping_add(h_round) >> h_shift) as i16;
-                v[j] = (dot_i32(&HI, &l).wrapping_add(h_round) >> h_shift) as i16;
-                hb[j] = (dot_i32(&LO, &g).wrapping_add(h_round) >> h_shift) as i16;
-                d[j] = (dot_i32(&HI, &g).wrapping_add(h_round) >> h_shift) as i16;
-            }
+            row0(&k, r, tlo, thi, [le, lo, he, ho], [a, hb, v, d]);
         },
     );
+}
+
+/// Rounding of a scale-0 row.
+struct Row0 {
+    center: i32,
+    v_round: i32,
+    v_shift: u32,
+    h_round: i32,
+    h_shift: u32,
+}
+
+avx2_dispatch! {
+    fn row0[](k: &Row0, r: [&[u16]; 4], tlo: &mut [i16], thi: &mut [i16], t: [&mut Vec<i32>; 4], out: [&mut [i16]; 4])
+        = row0_kernel;
+}
+
+/// One output row of scale 0 from its four source rows.
+#[inline(always)]
+fn row0_kernel(
+    k: &Row0,
+    r: [&[u16]; 4],
+    tlo: &mut [i16],
+    thi: &mut [i16],
+    t: [&mut Vec<i32>; 4],
+    out: [&mut [i16]; 4],
+) {
+    let (vr, vs, c) = (k.v_round, k.v_shift, k.center);
+    let src = r[0].iter().zip(r[1]).zip(r[2]).zip(r[3]);
+    for ((l, g), (((&s0, &s1), &s2), &s3)) in tlo.iter_mut().zip(thi.iter_mut()).zip(src) {
+        let s = [s0 as i32, s1 as i32, s2 as i32, s3 as i32];
+        *l = (dot_i32(&LO, &s).wrapping_sub(c).wrapping_add(vr) >> vs) as i16;
+        *g = (dot_i32(&HI, &s).wrapping_add(vr) >> vs) as i16;
+    }
+    let [le, lo, he, ho] = t;
+    deinterleave(tlo, le, lo);
+    deinterleave(thi, he, ho);
+    let [a, hb, v, d] = out;
+    let (hr, hs) = (k.h_round, k.h_shift);
+    let ow = a.len();
+    let lo_pairs = le[..ow].iter().zip(&lo[..ow]).zip(le[1..].iter().zip(&lo[1..]));
+    for ((a, v), ((&e0, &o0), (&e1, &o1))) in a.iter_mut().zip(v.iter_mut()).zip(lo_pairs) {
+        let s = [e0, o0, e1, o1];
+        *a = (dot_i32(&LO, &s).wrapping_add(hr) >> hs) as i16;
+        *v = (dot_i32(&HI, &s).wrapping_add(hr) >> hs) as i16;
+    }
+    let hi_pairs = he[..ow].iter().zip(&ho[..ow]).zip(he[1..].iter().zip(&ho[1..]));
+    for ((h, d), ((&e0, &o0), (&e1, &o1))) in hb.iter_mut().zip(d.iter_mut()).zip(hi_pairs) {
+        let s = [e0, o0, e1, o1];
+        *h = (dot_i32(&LO, &s).wrapping_add(hr) >> hs) as i16;
+        *d = (dot_i32(&HI, &s).wrapping_add(hr) >> hs) as i16;
+    }
 }
 
 #[inline(always)]
@@ -131,6 +171,7 @@ fn dot_i64(t: &[i32; 4], s: &[i64; 4]) -> i64 {
 /// Scales 1-3: `int64` sums, both passes cast to `int32`.
 fn scale123<T: BandElem>(op: &AdmDwt, src: &[T], w: usize, h: usize, out: [&mut [i32]; 4]) {
     let (_, v_round, v_shift, h_round, h_shift) = op.rounding();
+    let k = Row123 { v_round, v_shift, h_round, h_shift };
     let ow = w.div_ceil(2);
     let [a, hb, v, d] = out;
     let rows = a.par_chunks_mut(ow).zip(hb.par_chunks_mut(ow)).zip(v.par_chunks_mut(ow)).zip(d.par_chunks_mut(ow));
@@ -141,23 +182,57 @@ fn scale123<T: BandElem>(op: &AdmDwt, src: &[T], w: usize, h: usize, out: [&mut 
                 let row = src_index(k, i, h);
                 &src[row * w..row * w + w]
             });
-            for (j, (l, g)) in tlo.iter_mut().zip(thi.iter_mut()).enumerate() {
-                let s = [r[0][j].wide(), r[1][j].wide(), r[2][j].wide(), r[3][j].wide()];
-                *l = ((dot_i64(&LO, &s) + v_round) >> v_shift) as i32;
-                *g = ((dot_i64(&HI, &s) + v_round) >> v_shift) as i32;
-            }
-            deinterleave(tlo, le, lo);
-            deinterleave(thi, he, ho);
-            let (le, lo, he, ho) = (&le[..ow + 1], &lo[..ow + 1], &he[..ow + 1], &ho[..ow + 1]);
-            let (a, v, hb, d) = (&mut a[..ow], &mut v[..ow], &mut hb[..ow], &mut d[..ow]);
-            for j in 0..ow {
-                let l = [le[j] as i64, lo[j] as i64, le[j + 1] as i64, lo[j + 1] as i64];
-                let g = [he[j] as i64, ho[j] as i64, he[j + 1] as i64, ho[j + 1] as i64];
-                a[j] = ((dot_i64(&LO, &l) + h_round) >> h_shift) as i32;
-                v[j] = ((dot_i64(&HI, &l) + h_round) >> h_shift) as i32;
-                hb[j] = ((dot_i64(&LO, &g) + h_round) >> h_shift) as i32;
-                d[j] = ((dot_i64(&HI, &g) + h_round) >> h_shift) as i32;
-            }
+            row123(&k, r, tlo, thi, [le, lo, he, ho], [a, hb, v, d]);
         },
     );
+}
+
+/// Rounding of a scale 1-3 row.
+struct Row123 {
+    v_round: i64,
+    v_shift: u32,
+    h_round: i64,
+    h_shift: u32,
+}
+
+avx2_dispatch! {
+    fn row123[T: BandElem](k: &Row123, r: [&[T]; 4], tlo: &mut [i32], thi: &mut [i32], t: [&mut Vec<i32>; 4], out: [&mut [i32]; 4])
+        = row123_kernel;
+}
+
+/// One output row of scales 1-3 from its four source rows.
+#[inline(always)]
+fn row123_kernel<T: BandElem>(
+    k: &Row123,
+    r: [&[T]; 4],
+    tlo: &mut [i32],
+    thi: &mut [i32],
+    t: [&mut Vec<i32>; 4],
+    out: [&mut [i32]; 4],
+) {
+    let (vr, vs) = (k.v_round, k.v_shift);
+    let src = r[0].iter().zip(r[1]).zip(r[2]).zip(r[3]);
+    for ((l, g), (((&s0, &s1), &s2), &s3)) in tlo.iter_mut().zip(thi.iter_mut()).zip(src) {
+        let s = [s0.wide(), s1.wide(), s2.wide(), s3.wide()];
+        *l = ((dot_i64(&LO, &s) + vr) >> vs) as i32;
+        *g = ((dot_i64(&HI, &s) + vr) >> vs) as i32;
+    }
+    let [le, lo, he, ho] = t;
+    deinterleave(tlo, le, lo);
+    deinterleave(thi, he, ho);
+    let [a, hb, v, d] = out;
+    let (hr, hs) = (k.h_round, k.h_shift);
+    let ow = a.len();
+    let lo_pairs = le[..ow].iter().zip(&lo[..ow]).zip(le[1..].iter().zip(&lo[1..]));
+    for ((a, v), ((&e0, &o0), (&e1, &o1))) in a.iter_mut().zip(v.iter_mut()).zip(lo_pairs) {
+        let s = [e0 as i64, o0 as i64, e1 as i64, o1 as i64];
+        *a = ((dot_i64(&LO, &s) + hr) >> hs) as i32;
+        *v = ((dot_i64(&HI, &s) + hr) >> hs) as i32;
+    }
+    let hi_pairs = he[..ow].iter().zip(&ho[..ow]).zip(he[1..].iter().zip(&ho[1..]));
+    for ((h, d), ((&e0, &o0), (&e1, &o1))) in hb.iter_mut().zip(d.iter_mut()).zip(hi_pairs) {
+        let s = [e0 as i64, o0 as i64, e1 as i64, o1 as i64];
+        *h = ((dot_i64(&LO, &s) + hr) >> hs) as i32;
+        *d = ((dot_i64(&HI, &s) + hr) >> hs) as i32;
+    }
 }

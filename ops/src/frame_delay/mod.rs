@@ -35,7 +35,8 @@ impl Op for FrameDelay {
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], state: &mut OpState) -> Result<(), String> {
         let prev = state.get_or_insert_with(|| Box::new(inputs[0].clone()));
         let prev = prev.downcast_mut::<Value>().ok_or("frame_delay: foreign state")?;
-        outputs[0].clone_from(prev);
+        // One copy per frame: the stored frame moves to the output, the input is copied into the store.
+        std::mem::swap(&mut outputs[0], prev);
         prev.clone_from(inputs[0]);
         Ok(())
     }

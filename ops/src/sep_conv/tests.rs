@@ -21,7 +21,16 @@ fn identity_taps_copy_the_plane() {
 #[test]
 fn mirror_edges_reflect_without_repeating_the_edge() {
     // Horizontal-only box [1,1,1] on one row 1 2 3 4: edges read x[1] and x[n-2].
-    let op = SepConv { taps: vec![1, 1, 1], v_round: 0, v_shift: 0, h_round: 0, h_shift: 0, out: Elem::I32 };
+    let op = SepConv {
+        taps: vec![1, 1, 1],
+        v_round: 0,
+        v_shift: 0,
+        h_round: 0,
+        h_shift: 0,
+        out: Elem::I32,
+        input_max: None,
+        stride: 1,
+    };
     // three identical rows, so the vertical pass multiplies by 3
     let row = [1i32, 2, 3, 4];
     let data: Vec<i32> = row.iter().cycle().take(12).copied().collect();
@@ -33,7 +42,16 @@ fn mirror_edges_reflect_without_repeating_the_edge() {
 #[test]
 fn rounding_shift_is_arithmetic_for_negative_values() {
     // (-3 + 1) >> 1 = -1 in C's arithmetic shift; a division would give 0 after truncation... or -1: check -5.
-    let op = SepConv { taps: vec![1], v_round: 1, v_shift: 1, h_round: 0, h_shift: 0, out: Elem::I32 };
+    let op = SepConv {
+        taps: vec![1],
+        v_round: 1,
+        v_shift: 1,
+        h_round: 0,
+        h_shift: 0,
+        out: Elem::I32,
+        input_max: None,
+        stride: 1,
+    };
     let out = run(&op, 2, 1, HostBuf::I32(vec![-5, 5]));
     assert_eq!(out.buf().as_i32().unwrap(), &[-2, 3]);
 }
@@ -43,4 +61,21 @@ fn too_small_planes_are_rejected_by_the_type_rule() {
     let op = SepConv::rounded(&[1, 2, 3, 2, 1], 8, 16, Elem::U16);
     let err = op.output_types(&[vqgraph_graph::ValueType::plane(Elem::U16, 2, 10)]).unwrap_err();
     assert!(err.contains("too small"), "{err}");
+}
+
+#[test]
+fn stride_two_equals_filter_then_decimate() {
+    use crate::decimate::Decimate;
+    let (w, h) = (11, 7);
+    let data: Vec<u16> = (0..w * h).map(|i| ((i * 7919) % 251) as u16).collect();
+    let op = SepConv::rounded(&[1, 4, 6, 4, 1], 2, 2, Elem::U16);
+    let full = run(&op, w, h, HostBuf::U16(data.clone()));
+    let mut dec = vec![Decimate.output_types(&[full.value_type()]).unwrap()[0].zeroed()];
+    Decimate.eval_cpu(&[&full], &mut dec, &mut None).unwrap();
+    let fused = op.fuse(&Decimate).expect("sep_conv fuses with decimate");
+    let input = Value::Plane(Plane { width: w, height: h, data: HostBuf::U16(data) });
+    let ty = fused.output_types(&[input.value_type()]).unwrap();
+    let mut out = vec![ty[0].zeroed()];
+    fused.eval_cpu(&[&input], &mut out, &mut None).unwrap();
+    assert_eq!(out[0], dec[0]);
 }

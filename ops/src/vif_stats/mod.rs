@@ -24,8 +24,10 @@
 //!   if s1 >= 2^17:
 //!     den_log += log2_32(2^17 + s1) - 2048·17
 //!     if s12 > 0 and s2 > 0:                  (in f64, libvmaf's exact order; no FMA contraction)
-//!       g = s12 / (s1 + 65536e-10);  sv = max(i32(s2 - g·s12), 0);  g = min(g, gain_limit)
-//!       n1 = sv + 2^17;  num_log += log2_64(i64(g·g·s1) + n1) - log2_64(n1)
+//!       g = s12 / (s1 + eps)        eps = 65536.0 * 1e-10 (that f64 product, not the literal 6.5536e-6)
+//!       sv = max(i32(s2 - g·s12), 0)                            (i32() truncates toward zero)
+//!       g = min(g, gain_limit);  n1 = sv + 2^17
+//!       num_log += log2_64(i64((g·g)·s1) + n1) - log2_64(n1)
 //!   else:
 //!     num_non_log += s2;  den_non_log += 1
 //! ```

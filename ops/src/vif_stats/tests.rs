@@ -211,15 +211,15 @@ fn matches_the_c_loops_on_random_planes() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     // Every branch of the statistic must have been taken somewhere, and the gain limit must have bitten.
     let (mut nonzero, mut limit_bit) = ([false; 4], false);
-    for &(w, h) in &[(37, 23), (64, 40), (9, 9), (18, 11), (41, 17)] {
-        for scale in 0..4 {
+    for &(w, h) in &[(37, 23), (64, 40), (9, 9), (18, 11), (41, 17), (555, 12)] {
+        for (scale, taps) in VIF_FILTERS.iter().enumerate() {
             for &bpc in &[8u32, 10, 12, 16] {
                 if scale > 0 && bpc != 8 {
                     continue; // scales 1..3 do not depend on bpc
                 }
                 let bits = if scale == 0 { bpc } else { 16 };
                 for &gain in &[100.0, 1.0] {
-                    if w <= VIF_FILTERS[scale].len() / 2 || h <= VIF_FILTERS[scale].len() / 2 {
+                    if w <= taps.len() / 2 || h <= taps.len() / 2 {
                         continue;
                     }
                     let (r, d) = pair(&mut rng, w, h, bits);
@@ -299,12 +299,51 @@ fn type_rule_checks_sizes_and_params() {
     assert!(op.output_types(&[i16p, i16p]).is_err());
 }
 
-/// Timing of the four scales of a 1080p frame on one thread (run with `--release --ignored --nocapture`).
+/// Luma of the first frame of an 8-bit 4:2:0 y4m file (for the timing test; no y4m reader in this crate).
+fn y4m_luma_8bit(path: &std::path::Path, w: usize, h: usize) -> Option<Vec<u16>> {
+    let data = std::fs::read(path).ok()?;
+    let header = data.iter().position(|&b| b == b'\n')?;
+    let frame = header + 1 + data[header + 1..].iter().position(|&b| b == b'\n')? + 1;
+    Some(data.get(frame..frame + w * h)?.iter().map(|&b| b as u16).collect())
+}
+
+/// Width, height and the (ref, dis) planes of one scale.
+type ScalePlanes = (usize, usize, (Vec<u16>, Vec<u16>));
+
+/// The four scales' planes of a 1080p frame: corpus pair s11 when `../shared` is there, else synthetic;
+/// scales 1..3 are 2x-decimated copies (the statistic's cost does not depend on how they were filtered).
+fn planes_1080p() -> (Vec<ScalePlanes>, &'static str) {
+    let (w, h) = (1920, 1080);
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    let real = y4m_luma_8bit(&corpus.join("yellowflower_1920x1080_420p8_8f.y4m"), w, h).zip(y4m_luma_8bit(
+        &corpus.join("yellowflower_1920x1080_420p8_8f__x264crf38.y4m"),
+        w,
+        h,
+    ));
+    let (base, what) = match real {
+        Some(p) => (p, "s11 frame 0"),
+        None => (pair(&mut Rng(3), w, h, 8), "synthetic"),
+    };
+    let mut planes = vec![(w, h, base)];
+    for s in 1..4 {
+        let (pw, ph, (r, d)) = &planes[s - 1];
+        let (nw, nh) = (pw / 2, ph / 2);
+        let down = |x: &Vec<u16>| -> Vec<u16> {
+            (0..nw * nh).map(|k| x[(k / nw) * 2 * pw + (k % nw) * 2] << 8).collect::<Vec<u16>>()
+        };
+        let next = (nw, nh, (down(r), down(d)));
+        planes.push(next);
+    }
+    (planes, what)
+}
+
+/// Timing of the four scales of a 1080p frame on one thread, on every instruction set the machine has
+/// (run with `--release -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn time_1080p_single_thread() {
-    let mut rng = Rng(3);
-    let planes: Vec<_> = (0..4).map(|s| (1920 >> s, 1080 >> s)).map(|(w, h)| (w, h, pair(&mut rng, w, h, 8))).collect();
+    let (planes, what) = planes_1080p();
+    eprintln!("1080p planes: {what}");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     pool.install(|| {
         for isa in Isa::available() {
