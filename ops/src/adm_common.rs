@@ -133,9 +133,17 @@ pub fn half_of_pow2(shift: u32) -> i64 {
     if shift == 0 { 0 } else { 1i64 << (shift - 1) }
 }
 
+/// Unit tests set this to run the plain copies of the kernels and compare them with the AVX2 copies.
+#[cfg(test)]
+pub static FORCE_PLAIN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Whether the running CPU has AVX2 (cached by std after the first query).
 #[inline(always)]
 pub fn has_avx2() -> bool {
+    #[cfg(test)]
+    if FORCE_PLAIN.load(std::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx2")
@@ -167,3 +175,62 @@ macro_rules! avx2_dispatch {
     };
 }
 pub(crate) use avx2_dispatch;
+
+/// Helpers for the ADM ops' unit tests.
+#[cfg(test)]
+pub mod testing {
+    use std::sync::Mutex;
+    use std::sync::atomic::Ordering;
+
+    use vqgraph_graph::{HostBuf, Op, Plane, Value};
+
+    /// A small deterministic generator (xorshift64).
+    pub struct Rng(pub u64);
+
+    impl Rng {
+        pub fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        /// Uniform in `lo..=hi`.
+        pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+            lo + (self.next() % (hi - lo + 1) as u64) as i64
+        }
+    }
+
+    pub fn plane_i16(w: usize, h: usize, d: Vec<i16>) -> Value {
+        Value::Plane(Plane { width: w, height: h, data: HostBuf::I16(d) })
+    }
+
+    pub fn plane_i32(w: usize, h: usize, d: Vec<i32>) -> Value {
+        Value::Plane(Plane { width: w, height: h, data: HostBuf::I32(d) })
+    }
+
+    pub fn plane_u16(w: usize, h: usize, d: Vec<u16>) -> Value {
+        Value::Plane(Plane { width: w, height: h, data: HostBuf::U16(d) })
+    }
+
+    /// Runs an op's CPU reference (outputs allocated from its type rule).
+    pub fn eval(op: &dyn Op, inputs: &[Value]) -> Vec<Value> {
+        let types: Vec<_> = inputs.iter().map(|v| v.value_type()).collect();
+        let mut outs: Vec<Value> = op.output_types(&types).unwrap().iter().map(|t| t.zeroed()).collect();
+        let refs: Vec<&Value> = inputs.iter().collect();
+        op.eval_cpu(&refs, &mut outs, &mut None).unwrap();
+        outs
+    }
+
+    /// Serialises the tests that flip [`super::FORCE_PLAIN`] (the flag is global to the process).
+    static PLAIN_LOCK: Mutex<()> = Mutex::new(());
+
+    /// The op's outputs from the plain kernels and from the AVX2 kernels (equal on machines without AVX2).
+    pub fn plain_and_simd(op: &dyn Op, inputs: &[Value]) -> (Vec<Value>, Vec<Value>) {
+        let _guard = PLAIN_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        super::FORCE_PLAIN.store(true, Ordering::Relaxed);
+        let plain = eval(op, inputs);
+        super::FORCE_PLAIN.store(false, Ordering::Relaxed);
+        (plain, eval(op, inputs))
+    }
+}
