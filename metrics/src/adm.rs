@@ -501,3 +501,65 @@ fn barten_csf(lambda: usize, nvd: f64, rdh: i32, lum: f64, scale: f64) -> f32 {
     let rod_cone = (sa(0) as f64 * (((sa(1) / l) as f64).powf(sa(2) as f64) + 1.0).powf(-(sa(3) as f64))) as f32;
     ((csf * mtf * rod_cone) as f64 * scale) as f32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printf_g() {
+        for (v, s) in [
+            (1.0, "1"),
+            (100.0, "100"),
+            (0.7, "0.7"),
+            (0.02, "0.02"),
+            (0.03125, "0.03125"),
+            (1.5, "1.5"),
+            (1e-5, "1e-05"),
+            (0.0001, "0.0001"),
+            (1234567.0, "1.23457e+06"),
+            (123456.0, "123456"),
+            (2.0 / 3.0, "0.666667"),
+        ] {
+            assert_eq!(c_fmt_g(v), s, "{v}");
+        }
+    }
+
+    #[test]
+    fn feature_name_suffixes() {
+        assert_eq!(Adm::default().suffix(), "");
+        assert_eq!(Adm::with_gain_limit(1.0).suffix(), "_egl_1");
+        let v1016 = Adm {
+            csf_mode: CSF_BARTEN_WATSON_BLEND,
+            dlm_weight: 0.7,
+            gain_limit: 1.0,
+            min_val: 0.5,
+            noise_weight: 0.02,
+            ..Adm::default()
+        };
+        assert_eq!(v1016.suffix(), "_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02");
+        assert_eq!(v1016.key(), "adm_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02");
+        let other = Adm { skip_scale0: true, ref_display_height: 2160, csf_diag_scale: 0.5, ..Adm::default() };
+        assert_eq!(other.suffix(), "_scfd_0.5_rdh_2160_ssz");
+    }
+
+    #[test]
+    fn watson_weights_near_libvmaf_fixed_point() {
+        // libvmaf hard-codes scale 0's Q21/Q23 weights (36453, 49417) for 3H at 1080p rather than
+        // converting its float model's (36451.7, 49414.7); other geometries use the conversion.
+        let rf = Adm::default().rfactor(0).unwrap();
+        let q = [rf[0] as f64 * 2f64.powi(21), rf[2] as f64 * 2f64.powi(23)];
+        assert!((q[0] - 36453.0).abs() < 3.0 && (q[1] - 49417.0).abs() < 3.0, "{q:?}");
+    }
+
+    #[test]
+    fn unsupported_options_are_graph_errors() {
+        let src = Sources { width: 64, height: 64, chroma_width: 32, chroma_height: 32, bpc: 8 };
+        let mut b = GraphBuilder::new();
+        let near = Adm { norm_view_dist: 1.0, ..Adm::default() }.for_sources(&src);
+        assert!(near.build(&mut b, &src).is_err());
+        let blend = Adm { csf_mode: CSF_BARTEN_WATSON_BLEND, ref_display_height: 1000, ..Adm::default() };
+        assert!(blend.for_sources(&src).build(&mut b, &src).is_err());
+        assert!(Adm::default().for_sources(&src).build(&mut b, &src).is_ok());
+    }
+}

@@ -281,8 +281,12 @@ fn speed_1080p() {
     );
 }
 
+/// Time of each op of the default extractor on one 1080p frame (best of 7, buffers already allocated):
+/// `RAYON_NUM_THREADS=1 cargo test -p vqgraph-metrics --release --test adm_reference -- --ignored
+/// --nocapture profile`.
 #[test]
-fn zz_profile_ops() {
+#[ignore]
+fn profile_ops_1080p() {
     let dir = shared().join("corpus");
     let r = read_luma(&dir.join("yellowflower_1920x1080_420p8_8f.y4m"));
     let d = read_luma(&dir.join("yellowflower_1920x1080_420p8_8f__x264crf38.y4m"));
@@ -301,7 +305,7 @@ fn zz_profile_ops() {
             NodeKind::Op { op, inputs } => {
                 let ins: Vec<&Value> = inputs.iter().map(|v| &vals[v.node][v.port]).collect();
                 let mut outs: Vec<Value> = node.outputs.iter().map(|t| t.zeroed()).collect();
-                // touch outputs once so page faults are not counted
+                // A first run touches the outputs, so page faults are not timed.
                 op.eval_cpu(&ins, &mut outs, &mut None).unwrap();
                 let mut best = f64::MAX;
                 for _ in 0..7 {

@@ -120,8 +120,9 @@ impl Region {
     }
 }
 
-/// libvmaf's `(uint32_t)ceil(log2(n) - sub)`, computed in double as it does. Values that C would convert
-/// from a negative double (undefined) are clamped to 0: no plane the type rules accept reaches them.
+/// libvmaf's `(uint32_t)ceil(log2(n) - sub)`, computed in double as it does. Where C would convert a
+/// negative double (undefined behaviour) the result is 0: no band of a frame libvmaf can score (at least 33
+/// samples across, see `adm_dwt`) gets there, so this only defines the ops on smaller planes.
 pub fn ceil_log2_minus(n: usize, sub: f64) -> u32 {
     let v = ((n as f64).log2() - sub).ceil();
     if v <= 0.0 { 0 } else { v as u32 }
@@ -188,7 +189,7 @@ pub mod testing {
     pub struct Rng(pub u64);
 
     impl Rng {
-        pub fn next(&mut self) -> u64 {
+        pub fn next_u64(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
@@ -197,7 +198,7 @@ pub mod testing {
 
         /// Uniform in `lo..=hi`.
         pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-            lo + (self.next() % (hi - lo + 1) as u64) as i64
+            lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
         }
     }
 

@@ -24,7 +24,8 @@
 //! | scales 1-3 | 143165577, 286331153, **-2^31**, 32 | 0 | 30 | `ceil(log2 w)` | `ceil(log2 h)` |
 //!
 //! (libvmaf's scale 1-3 "rounding" term for the 1/30 and 1/15 products is `(int32_t)(1u << 31)`, i.e. it
-//! subtracts a half; reproduced.) The shifts use libvmaf's double `log2`/`ceil` (see
+//! subtracts a half; reproduced. A rounding term `2^(s - 1)` reads 0 for a zero shift, and the i64 sums
+//! wrap, as libvmaf's do on the tiny planes where its shifts are zero.) The shifts use libvmaf's double `log2`/`ceil` (see
 //! [`crate::adm_common::ceil_log2_minus`]). Integer only; per-row rounding makes the sums independent of
 //! how rows are split across threads.
 //!

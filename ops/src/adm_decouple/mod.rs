@@ -72,7 +72,8 @@ impl Op for AdmDecouple {
                 return Err(format!("input {k} is {t}, input 0 is {}", inputs[0]));
             }
         }
-        if !(self.gain_limit >= 1.0) {
+        // (Also rejects NaN.)
+        if self.gain_limit.is_nan() || self.gain_limit < 1.0 {
             return Err(format!("gain_limit must be >= 1, got {}", self.gain_limit));
         }
         Ok(vec![inputs[0]; 6])

@@ -14,7 +14,7 @@ pub fn src_index(k: usize, i: usize, n: usize) -> usize {
     let r = 2 * i + k;
     if r == 0 {
         1 // 2i - 1 = -1 reflects to 1
-    } else if r - 1 >= n {
+    } else if r > n {
         2 * n - r // 2n - (r - 1) - 1
     } else {
         r - 1

@@ -35,9 +35,9 @@ fn libvmaf_indices(n: usize) -> [Vec<usize>; 4] {
 fn index_rule_matches_libvmaf_tables() {
     for n in 5..80 {
         let t = libvmaf_indices(n);
-        for i in 0..n.div_ceil(2) {
-            for k in 0..4 {
-                assert_eq!(src_index(k, i, n), t[k][i], "n={n} i={i} k={k}");
+        for (k, tk) in t.iter().enumerate() {
+            for (i, &want) in tk.iter().enumerate() {
+                assert_eq!(src_index(k, i, n), want, "n={n} i={i} k={k}");
             }
         }
     }
@@ -176,8 +176,8 @@ fn flat_input_has_no_detail() {
     let v = ((72 * LO_SUM + 128) >> 8) as i64;
     let a = ((LO_SUM as i64 * v + 32768) >> 16) as i16;
     assert!(out[0].buf().as_i16().unwrap().iter().all(|&x| x == a));
-    for b in 1..4 {
-        assert!(out[b].buf().as_i16().unwrap().iter().all(|&x| x == 0), "band {b}");
+    for (b, band) in out.iter().enumerate().skip(1) {
+        assert!(band.buf().as_i16().unwrap().iter().all(|&x| x == 0), "band {b}");
     }
 }
 
