@@ -42,27 +42,33 @@ pub fn build_graph(extractors: &[Box<dyn Extractor>], src: &Sources) -> Result<G
     b.build()
 }
 
-/// Graph input values for one pair of frames, in the graph's input order.
-pub fn frame_inputs(graph: &Graph, src: &Sources, r: &Frame, d: &Frame) -> Vec<Value> {
+/// Graph input values for one pair of frames, in the graph's input order. The planes move into the
+/// values (input names are unique, so no plane is needed twice).
+pub fn frame_inputs(graph: &Graph, src: &Sources, mut r: Frame, mut d: Frame) -> Vec<Value> {
     graph
         .inputs
         .iter()
         .map(|(name, _)| {
             let (side, plane) = name.split_once('.').expect("internal: input names are side.plane");
-            let f = if side == "ref" { r } else { d };
+            let f = if side == "ref" { &mut r } else { &mut d };
             let (data, w, h) = match plane {
-                "y" => (&f.y, src.width, src.height),
-                "u" => (&f.u, src.chroma_width, src.chroma_height),
-                _ => (&f.v, src.chroma_width, src.chroma_height),
+                "y" => (&mut f.y, src.width, src.height),
+                "u" => (&mut f.u, src.chroma_width, src.chroma_height),
+                _ => (&mut f.v, src.chroma_width, src.chroma_height),
             };
-            Value::Plane(vqgraph_graph::Plane { width: w, height: h, data: vqgraph_graph::HostBuf::U16(data.clone()) })
+            let data = vqgraph_graph::HostBuf::U16(std::mem::take(data));
+            Value::Plane(vqgraph_graph::Plane { width: w, height: h, data })
         })
         .collect()
 }
 
+/// Frames decoded ahead of the computation, so reading never waits on compute or the reverse.
+const READ_AHEAD: usize = 2;
+
 /// Runs `extractors` over matching frame streams on `backend`.
 ///
-/// `frames` yields pairs (reference, distorted) or the error that stopped reading.
+/// `frames` yields pairs (reference, distorted) or the error that stopped reading; it is read on its own
+/// thread, a few frames ahead.
 pub fn score<I>(
     extractors: &[Box<dyn Extractor>],
     src: &Sources,
@@ -71,26 +77,44 @@ pub fn score<I>(
 ) -> Result<FeatureScores, ScoreError>
 where
     I: IntoIterator<Item = Result<(Frame, Frame), InputError>>,
+    I::IntoIter: Send,
 {
     let graph = build_graph(extractors, src)?;
-    let mut input_error = None;
-    let inputs = frames.into_iter().map_while(|item| match item {
-        Ok((r, d)) => Some(Ok(frame_inputs(&graph, src, &r, &d))),
-        Err(e) => {
-            input_error = Some(e);
-            None
-        }
-    });
     let mut outputs: Vec<FrameOutputs> = Vec::new();
     let mut features: Vec<FeatureValues> = Vec::new();
-    vqgraph_graph::run(&graph, backend, inputs, |_, out| {
-        features.push(extractors.iter().flat_map(|e| e.frame(&out)).collect());
-        outputs.push(out);
-        Ok(())
-    })?;
+    let frames = frames.into_iter();
+    let (result, input_error) = std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<Value>, InputError>>(READ_AHEAD);
+        let graph = &graph;
+        scope.spawn(move || {
+            for item in frames {
+                let stop = item.is_err();
+                let msg = item.map(|(r, d)| frame_inputs(graph, src, r, d));
+                // The receiver stops listening when the computation fails; then reading stops too.
+                if tx.send(msg).is_err() || stop {
+                    break;
+                }
+            }
+        });
+        let mut input_error = None;
+        let inputs = rx.iter().map_while(|item| match item {
+            Ok(values) => Some(Ok(values)),
+            Err(e) => {
+                input_error = Some(e);
+                None
+            }
+        });
+        let result = vqgraph_graph::run(graph, backend, inputs, |_, out| {
+            features.push(extractors.iter().flat_map(|e| e.frame(&out)).collect());
+            outputs.push(out);
+            Ok(())
+        });
+        (result, input_error)
+    });
     if let Some(e) = input_error {
         return Err(e.into());
     }
+    result?;
     for e in extractors {
         e.sequence(&mut features);
     }

@@ -31,6 +31,7 @@ pub trait Backend: Send + Sync {
 
 /// One stream of frames through one plan on one backend; holds buffers and temporal state.
 pub trait Session: Send {
-    /// Runs one frame. `inputs` follow the plan's input order and have the declared types.
-    fn run_frame(&mut self, frame: usize, inputs: &[Value]) -> Result<FrameOutputs, RunError>;
+    /// Runs one frame. `inputs` follow the plan's input order and have the declared types; the session takes
+    /// them over (a host backend keeps them as its input buffers, a device backend uploads them).
+    fn run_frame(&mut self, frame: usize, inputs: Vec<Value>) -> Result<FrameOutputs, RunError>;
 }

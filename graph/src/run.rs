@@ -24,7 +24,7 @@ where
     for (frame, inputs) in frames.into_iter().enumerate() {
         let inputs = inputs?;
         check_inputs(graph, frame, &inputs)?;
-        let out = session.run_frame(frame, &inputs)?;
+        let out = session.run_frame(frame, inputs)?;
         sink(frame, out)?;
         count += 1;
     }

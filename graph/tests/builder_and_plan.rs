@@ -196,9 +196,9 @@ impl Backend for Interp {
     }
 }
 impl Session for InterpSession {
-    fn run_frame(&mut self, _frame: usize, inputs: &[Value]) -> Result<FrameOutputs, RunError> {
+    fn run_frame(&mut self, _frame: usize, inputs: Vec<Value>) -> Result<FrameOutputs, RunError> {
         for ((_, s), v) in self.0.inputs.iter().zip(inputs) {
-            self.1[*s] = v.clone();
+            self.1[*s] = v;
         }
         for step in &self.0.steps {
             let mut outs: Vec<Value> = step.outputs.iter().map(|&s| self.1[s].clone()).collect();

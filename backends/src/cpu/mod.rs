@@ -79,10 +79,10 @@ fn ms(d: Duration) -> f64 {
 }
 
 impl Session for CpuSession {
-    fn run_frame(&mut self, frame: usize, inputs: &[Value]) -> Result<FrameOutputs, RunError> {
+    fn run_frame(&mut self, frame: usize, inputs: Vec<Value>) -> Result<FrameOutputs, RunError> {
         let plan = &self.plan;
         for ((_, slot), v) in plan.inputs.iter().zip(inputs) {
-            self.slots[*slot].clone_from(v);
+            self.slots[*slot] = v;
         }
         let slots = &mut self.slots;
         let states = &mut self.states;
