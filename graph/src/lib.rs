@@ -19,7 +19,7 @@ mod value;
 pub use backend::{Backend, FrameOutputs, Session};
 pub use builder::{Graph, GraphBuilder, Node, NodeId, NodeKind, ValueRef};
 pub use error::{GraphError, RunError};
-pub use op::{Op, OpClass, OpState};
+pub use op::{AsAny, Op, OpClass, OpInfo, OpState};
 pub use plan::{Plan, Step, has_temporal, schedule};
 pub use run::{check_inputs, run};
 pub use value::{Elem, HostBuf, Plane, Value, ValueType};

@@ -39,6 +39,29 @@ impl fmt::Display for OpClass {
     }
 }
 
+/// What a registry knows of an op kind without building one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpInfo {
+    /// Registry key, e.g. `"sep_conv"`.
+    pub name: &'static str,
+    /// Access pattern, used by the scheduler.
+    pub class: OpClass,
+    /// One line saying what it computes.
+    pub summary: &'static str,
+}
+
+/// Downcasting support for every op, so backends can find their own kernel for an op and ops can recognise
+/// each other when fusing.
+pub trait AsAny: Any {
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// Per-node state kept by an executor across frames (only [`OpClass::Temporal`] ops use it).
 pub type OpState = Option<Box<dyn Any + Send>>;
 
@@ -47,12 +70,19 @@ pub type OpState = Option<Box<dyn Any + Send>>;
 /// An op has a name (its registry key), parameters (shown by [`Op::params`]), a type rule
 /// ([`Op::output_types`]) checked when the graph is built, and one CPU reference implementation
 /// ([`Op::eval_cpu`]) in exact arithmetic that every other backend must reproduce bit for bit.
-pub trait Op: Send + Sync + fmt::Debug + 'static {
+pub trait Op: AsAny + Send + Sync + fmt::Debug {
+    /// The op kind's registry entry.
+    fn info(&self) -> &'static OpInfo;
+
     /// Registry key, e.g. `"sep_conv"`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
 
     /// Access pattern, used by the scheduler.
-    fn class(&self) -> OpClass;
+    fn class(&self) -> OpClass {
+        self.info().class
+    }
 
     /// Parameters in a short human-readable form, for printed plans.
     fn params(&self) -> String {
@@ -72,7 +102,4 @@ pub trait Op: Send + Sync + fmt::Debug + 'static {
     fn fuse(&self, _next: &dyn Op) -> Option<std::sync::Arc<dyn Op>> {
         None
     }
-
-    /// For backends that look up their own kernel for an op by downcasting.
-    fn as_any(&self) -> &dyn Any;
 }

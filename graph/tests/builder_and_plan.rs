@@ -1,23 +1,19 @@
 //! The builder's verification (errors name the node), the scheduler's liveness, slot reuse and fusion, and
 //! `graph::run` rejecting frames of the wrong type — with two toy ops defined here.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use vqgraph_graph::{
-    Backend, Elem, FrameOutputs, GraphBuilder, GraphError, HostBuf, Op, OpClass, OpState, Plan, RunError, Session,
-    Value, ValueType, schedule,
+    Backend, Elem, FrameOutputs, GraphBuilder, GraphError, HostBuf, Op, OpClass, OpInfo, OpState, Plan, RunError,
+    Session, Value, ValueType, schedule,
 };
 
 /// Adds one to every u16 sample.
 #[derive(Debug)]
 struct Inc;
 impl Op for Inc {
-    fn name(&self) -> &'static str {
-        "inc"
-    }
-    fn class(&self) -> OpClass {
-        OpClass::Pointwise
+    fn info(&self) -> &'static OpInfo {
+        &OpInfo { name: "inc", class: OpClass::Pointwise, summary: "test op" }
     }
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
         match inputs {
@@ -35,9 +31,6 @@ impl Op for Inc {
             *o = v + 1;
         }
         Ok(())
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -61,11 +54,8 @@ fn sum_eval(k: u64, inputs: &[&Value], outputs: &mut [Value]) {
 }
 
 impl Op for Sum {
-    fn name(&self) -> &'static str {
-        "sum"
-    }
-    fn class(&self) -> OpClass {
-        OpClass::Reduce
+    fn info(&self) -> &'static OpInfo {
+        &OpInfo { name: "sum", class: OpClass::Reduce, summary: "test op" }
     }
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
         sum_types(inputs)
@@ -74,17 +64,11 @@ impl Op for Sum {
         sum_eval(0, inputs, outputs);
         Ok(())
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }
 
 impl Op for SumPlus {
-    fn name(&self) -> &'static str {
-        "sum_plus"
-    }
-    fn class(&self) -> OpClass {
-        OpClass::Reduce
+    fn info(&self) -> &'static OpInfo {
+        &OpInfo { name: "sum_plus", class: OpClass::Reduce, summary: "test op" }
     }
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
         sum_types(inputs)
@@ -92,9 +76,6 @@ impl Op for SumPlus {
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _: &mut OpState) -> Result<(), String> {
         sum_eval(self.0, inputs, outputs);
         Ok(())
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -1,16 +1,6 @@
 //! The list of every op: adding an op is one folder plus one line here.
 
-use vqgraph_graph::OpClass;
-
-/// What the registry knows of an op without building one.
-#[derive(Clone, Copy, Debug)]
-pub struct OpInfo {
-    /// Registry key, equal to `Op::name()`.
-    pub name: &'static str,
-    pub class: OpClass,
-    /// One line saying what it computes.
-    pub summary: &'static str,
-}
+pub use vqgraph_graph::OpInfo;
 
 /// Every op of this crate.
 #[rustfmt::skip]

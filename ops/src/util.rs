@@ -37,3 +37,14 @@ pub fn plane_geom(t: &ValueType, allowed: &[Elem], what: &str) -> Result<(Elem, 
 pub fn arity(inputs: &[ValueType], n: usize) -> Result<(), String> {
     if inputs.len() == n { Ok(()) } else { Err(format!("expected {n} inputs, got {}", inputs.len())) }
 }
+
+/// Checks two same-size planes of one of the `allowed` element types; returns (elem, width, height).
+pub fn same_planes(inputs: &[ValueType], allowed: &[Elem]) -> Result<(Elem, usize, usize), String> {
+    arity(inputs, 2)?;
+    let a = plane_geom(&inputs[0], allowed, "a")?;
+    let b = plane_geom(&inputs[1], allowed, "b")?;
+    if a != b {
+        return Err(format!("planes differ: {} vs {}", inputs[0], inputs[1]));
+    }
+    Ok(a)
+}

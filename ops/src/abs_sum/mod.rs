@@ -1,11 +1,8 @@
 //! `abs_sum`: exact sum of absolute values of an i32 plane as one u64 (motion's SAD).
 
-use std::any::Any;
-
 use rayon::prelude::*;
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
-use crate::registry::OpInfo;
 use crate::util::{arity, plane, plane_geom};
 
 pub const INFO: OpInfo =
@@ -16,12 +13,8 @@ pub const INFO: OpInfo =
 pub struct AbsSum;
 
 impl Op for AbsSum {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
@@ -35,10 +28,6 @@ impl Op for AbsSum {
         let s: u64 = x.par_chunks(4096).map(|c| c.iter().map(|&v| v.unsigned_abs() as u64).sum::<u64>()).sum();
         outputs[0].buf_mut().as_u64_mut().ok_or("out: not u64")?[0] = s;
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -36,12 +36,9 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
-
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
 use crate::adm_common::{BAND_ELEMS, ceil_log2_minus};
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub const INFO: OpInfo = OpInfo {
@@ -97,12 +94,8 @@ impl AdmCm {
 }
 
 impl Op for AdmCm {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn params(&self) -> String {
@@ -133,9 +126,5 @@ impl Op for AdmCm {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(self, inputs, &mut outputs[0])
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

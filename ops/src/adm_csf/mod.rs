@@ -22,12 +22,9 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
-
-use vqgraph_graph::{Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Op, OpClass, OpInfo, OpState, Value, ValueType};
 
 use crate::adm_common::BAND_ELEMS;
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub const INFO: OpInfo = OpInfo {
@@ -57,12 +54,8 @@ impl AdmCsf {
 }
 
 impl Op for AdmCsf {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn params(&self) -> String {
@@ -85,9 +78,5 @@ impl Op for AdmCsf {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(self, inputs, outputs)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

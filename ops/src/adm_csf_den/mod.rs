@@ -21,12 +21,9 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
-
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
 use crate::adm_common::{BAND_ELEMS, Region, ceil_log2_minus};
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub const INFO: OpInfo = OpInfo {
@@ -77,12 +74,8 @@ impl AdmCsfDen {
 }
 
 impl Op for AdmCsfDen {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn params(&self) -> String {
@@ -109,9 +102,5 @@ impl Op for AdmCsfDen {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(self, inputs, &mut outputs[0])
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

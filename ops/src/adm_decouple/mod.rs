@@ -31,12 +31,9 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
-
-use vqgraph_graph::{Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Op, OpClass, OpInfo, OpState, Value, ValueType};
 
 use crate::adm_common::BAND_ELEMS;
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub const INFO: OpInfo = OpInfo {
@@ -52,12 +49,8 @@ pub struct AdmDecouple {
 }
 
 impl Op for AdmDecouple {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn params(&self) -> String {
@@ -81,9 +74,5 @@ impl Op for AdmDecouple {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(self, inputs, outputs)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

@@ -32,11 +32,8 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
-
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub const INFO: OpInfo = OpInfo {
@@ -91,12 +88,8 @@ impl AdmDwt {
 }
 
 impl Op for AdmDwt {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn params(&self) -> String {
@@ -124,9 +117,5 @@ impl Op for AdmDwt {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(self, inputs[0], outputs)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

@@ -5,11 +5,8 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
-
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub const INFO: OpInfo =
@@ -20,12 +17,8 @@ pub const INFO: OpInfo =
 pub struct Decimate;
 
 impl Op for Decimate {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
@@ -40,9 +33,5 @@ impl Op for Decimate {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(inputs[0], &mut outputs[0])
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

@@ -1,13 +1,10 @@
 //! `diff`: pointwise signed difference of two u16 planes, `a - b` as i32 (motion filters the difference of
 //! consecutive frames, which equals the difference of the filtered frames but keeps libvmaf's rounding).
 
-use std::any::Any;
-
 use rayon::prelude::*;
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
-use crate::registry::OpInfo;
-use crate::util::{arity, plane, plane_geom};
+use crate::util::{plane, same_planes};
 
 pub const INFO: OpInfo = OpInfo { name: "diff", class: OpClass::Pointwise, summary: "a - b of two u16 planes as i32" };
 
@@ -16,21 +13,12 @@ pub const INFO: OpInfo = OpInfo { name: "diff", class: OpClass::Pointwise, summa
 pub struct Diff;
 
 impl Op for Diff {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
-        arity(inputs, 2)?;
-        let a = plane_geom(&inputs[0], &[Elem::U16], "a")?;
-        let b = plane_geom(&inputs[1], &[Elem::U16], "b")?;
-        if a != b {
-            return Err(format!("planes differ: {} vs {}", inputs[0], inputs[1]));
-        }
+        let a = same_planes(inputs, &[Elem::U16])?;
         Ok(vec![ValueType::plane(Elem::I32, a.1, a.2)])
     }
 
@@ -44,10 +32,6 @@ impl Op for Diff {
             }
         });
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -4,11 +4,8 @@
 //! delayed plane on their device. Repeating the first frame makes frame 0's difference zero, which is
 //! libvmaf's motion score for frame 0.
 
-use std::any::Any;
+use vqgraph_graph::{Op, OpClass, OpInfo, OpState, Value, ValueType};
 
-use vqgraph_graph::{Op, OpClass, OpState, Value, ValueType};
-
-use crate::registry::OpInfo;
 use crate::util::arity;
 
 pub const INFO: OpInfo =
@@ -19,12 +16,8 @@ pub const INFO: OpInfo =
 pub struct FrameDelay;
 
 impl Op for FrameDelay {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
@@ -39,10 +32,6 @@ impl Op for FrameDelay {
         std::mem::swap(&mut outputs[0], prev);
         prev.clone_from(inputs[0]);
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

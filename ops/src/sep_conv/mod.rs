@@ -15,13 +15,11 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
 use std::sync::Arc;
 
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
 use crate::decimate::Decimate;
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub const INFO: OpInfo = OpInfo {
@@ -65,12 +63,8 @@ impl SepConv {
 }
 
 impl Op for SepConv {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn params(&self) -> String {
@@ -116,9 +110,5 @@ impl Op for SepConv {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(self, inputs[0], &mut outputs[0])
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

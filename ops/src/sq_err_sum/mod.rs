@@ -7,12 +7,9 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
-
-use crate::registry::OpInfo;
-use crate::util::{arity, plane_geom};
+use crate::util::same_planes;
 
 pub const INFO: OpInfo =
     OpInfo { name: "sq_err_sum", class: OpClass::Reduce, summary: "sum of squared differences of two planes (u64)" };
@@ -22,29 +19,16 @@ pub const INFO: OpInfo =
 pub struct SqErrSum;
 
 impl Op for SqErrSum {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
-        arity(inputs, 2)?;
-        let a = plane_geom(&inputs[0], &[Elem::U16], "a")?;
-        let b = plane_geom(&inputs[1], &[Elem::U16], "b")?;
-        if a != b {
-            return Err(format!("planes differ: {} vs {}", inputs[0], inputs[1]));
-        }
+        same_planes(inputs, &[Elem::U16])?;
         Ok(vec![ValueType::sums(Elem::U64, 1)])
     }
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(inputs[0], inputs[1], &mut outputs[0])
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

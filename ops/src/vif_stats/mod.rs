@@ -44,12 +44,10 @@ mod cpu;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
 use std::sync::OnceLock;
 
-use vqgraph_graph::{Elem, Op, OpClass, OpState, Value, ValueType};
+use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 
-use crate::registry::OpInfo;
 use crate::util::{arity, plane_geom};
 
 pub use cpu::stats as cpu_stats;
@@ -114,12 +112,8 @@ impl VifStats {
 }
 
 impl Op for VifStats {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn class(&self) -> OpClass {
-        INFO.class
+    fn info(&self) -> &'static OpInfo {
+        &INFO
     }
 
     fn params(&self) -> String {
@@ -156,9 +150,5 @@ impl Op for VifStats {
 
     fn eval_cpu(&self, inputs: &[&Value], outputs: &mut [Value], _state: &mut OpState) -> Result<(), String> {
         cpu::eval(self, inputs[0], inputs[1], &mut outputs[0])
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
