@@ -12,8 +12,23 @@ use vqgraph::io::{PairReader, Y4mReader};
 use vqgraph::pipeline::{score, sources};
 use vqgraph::setup::{FeatureRequest, ModelRequest, Setup};
 
-/// The models and extra features of libvmaf's reference runs, all computed in one graph per pair.
-fn setup_for(src: &vqgraph::metrics::Sources) -> Setup {
+/// How libvmaf's reference runs were configured; runs of one kind are computed by one graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// The models and extra features of `vmaf_v0.6.1_all`, `vmaf_v0.6.1neg` and `extra_models`.
+    Models,
+    /// `-n` with `debug=true` extractors: per-scale numerators and denominators (`debug_features`).
+    Debug,
+}
+
+fn setup_for(kind: Kind, src: &vqgraph::metrics::Sources) -> Setup {
+    if kind == Kind::Debug {
+        let features: Vec<FeatureRequest> = ["vif=debug=true", "adm=debug=true", "motion=debug=true"]
+            .iter()
+            .map(|f| FeatureRequest::parse(f).unwrap())
+            .collect();
+        return Setup::new(&[], &features, src).unwrap();
+    }
     let shared = common::shared();
     let models = [
         "version=vmaf_v0.6.1:name=vmaf".to_string(),
@@ -27,12 +42,12 @@ fn setup_for(src: &vqgraph::metrics::Sources) -> Setup {
 }
 
 /// Our values for one pair, by printed name, per frame; and the aggregates.
-fn run_pair(pair: &Pair, backend: &dyn Backend) -> (BTreeMap<String, Vec<f64>>, BTreeMap<String, f64>) {
+fn run_pair(pair: &Pair, kind: Kind, backend: &dyn Backend) -> (BTreeMap<String, Vec<f64>>, BTreeMap<String, f64>) {
     let r = Y4mReader::open(&pair.reference).unwrap();
     let d = Y4mReader::open(&pair.distorted).unwrap();
     let reader = PairReader::new(r, d).unwrap();
     let src = sources(&reader.format());
-    let setup = setup_for(&src);
+    let setup = setup_for(kind, &src);
     let mut scores = score(&setup.extractors, &src, backend, reader).unwrap();
     setup.predict(&mut scores.frames).unwrap();
     assert_eq!(scores.frames.len(), pair.frames, "{}: frame count", pair.id);
@@ -45,8 +60,8 @@ fn run_pair(pair: &Pair, backend: &dyn Backend) -> (BTreeMap<String, Vec<f64>>, 
     (by_key, scores.aggregate.into_iter().collect())
 }
 
-/// For each libvmaf run file, the keys every pair must match.
-fn checked_keys() -> Vec<(&'static str, Vec<String>)> {
+/// For each libvmaf run file, how it was computed and the keys every pair must match.
+fn checked_keys() -> Vec<(&'static str, Kind, Vec<String>)> {
     let scales = |prefix: &str, suffix: &str| (0..4).map(move |s| format!("{prefix}{s}{suffix}")).collect::<Vec<_>>();
     let adm = |sfx: &str| {
         let mut k: Vec<String> =
@@ -77,7 +92,24 @@ fn checked_keys() -> Vec<(&'static str, Vec<String>)> {
     let mut extra: Vec<String> = vec!["vmaf_4k_v0.6.1".into(), "vmaf_b_v0.6.3".into()];
     extra.extend((1..=20).map(|i| format!("vmaf_b_v0.6.3_{i:04}")));
     extra.extend(["bagging", "stddev", "ci_p95_lo", "ci_p95_hi"].map(|s| format!("vmaf_b_v0.6.3_{s}")));
-    vec![("vmaf_v0.6.1_all", all), ("vmaf_v0.6.1neg", neg), ("extra_models", extra)]
+    let mut debug = adm("");
+    debug.extend(["integer_adm", "integer_adm_num", "integer_adm_den"].map(String::from));
+    debug.extend(scales("integer_adm_num_scale", ""));
+    debug.extend(scales("integer_adm_den_scale", ""));
+    debug.extend(scales("integer_vif_scale", ""));
+    debug.extend(["integer_vif", "integer_vif_num", "integer_vif_den"].map(String::from));
+    debug.extend(scales("integer_vif_num_scale", ""));
+    debug.extend(scales("integer_vif_den_scale", ""));
+    debug.extend(
+        ["VMAF_integer_feature_motion_sad_score", "integer_motion", "integer_motion2", "integer_motion3"]
+            .map(String::from),
+    );
+    vec![
+        ("vmaf_v0.6.1_all", Kind::Models, all),
+        ("vmaf_v0.6.1neg", Kind::Models, neg),
+        ("extra_models", Kind::Models, extra),
+        ("debug_features", Kind::Debug, debug),
+    ]
 }
 
 /// Keys that depend on chroma, which libvmaf read at floor size for the odd-size pair (docs/precision.md).
@@ -93,8 +125,9 @@ fn check_backend(backend: &dyn Backend) {
     let mut failures = Vec::new();
     let (mut compared, mut expected) = (0, 0);
     for pair in &pairs {
-        let (ours, aggregate) = run_pair(pair, backend);
-        for (run, keys) in &runs {
+        let mut computed = BTreeMap::new();
+        for (run, kind, keys) in &runs {
+            let (ours, aggregate) = computed.entry(*kind).or_insert_with(|| run_pair(pair, *kind, backend));
             let reference = pair.load(run);
             for key in keys {
                 if pair.odd_size() && chroma_key(key) {
@@ -137,8 +170,8 @@ fn check_backend(backend: &dyn Backend) {
     }
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
     // A pair or key dropping out of the comparison fails here: every pair, every key of every run.
-    let per_pair: usize = runs.iter().map(|(_, k)| k.len()).sum::<usize>() + 3; // + apsnr_y/cb/cr
-    let odd_skipped: usize = runs.iter().map(|(_, k)| k.iter().filter(|k| chroma_key(k)).count()).sum::<usize>() + 2;
+    let per_pair: usize = runs.iter().map(|(_, _, k)| k.len()).sum::<usize>() + 3; // + apsnr_y/cb/cr
+    let odd_skipped: usize = runs.iter().map(|(_, _, k)| k.iter().filter(|k| chroma_key(k)).count()).sum::<usize>() + 2;
     assert_eq!(expected, pairs.len() * per_pair - odd_skipped);
     assert_eq!(compared, expected);
     println!("{compared} (pair, key) series identical to libvmaf when printed %.6f");
