@@ -37,7 +37,14 @@ fn setup_for(kind: Kind, src: &vqgraph::metrics::Sources) -> Setup {
         format!("path={}:name=vmaf_b_v0.6.3", shared.join("models/vmaf_b_v0.6.3.json").display()),
     ];
     let models: Vec<ModelRequest> = models.iter().map(|m| ModelRequest::parse(m).unwrap()).collect();
-    let features = [FeatureRequest::parse("psnr=enable_chroma=true:enable_mse=true:enable_apsnr=true").unwrap()];
+    // The extractors of vmaf_v1.0.16_3d0h (in extra_models) that vqgraph has: ADM with its CSF options and
+    // motion clipped at 18.
+    let features = [
+        "psnr=enable_chroma=true:enable_mse=true:enable_apsnr=true",
+        "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02",
+        "motion=motion_max_val=18",
+    ]
+    .map(|f| FeatureRequest::parse(f).unwrap());
     Setup::new(&models, &features, src).unwrap()
 }
 
@@ -89,7 +96,12 @@ fn checked_keys() -> Vec<(&'static str, Kind, Vec<String>)> {
     let mut neg = adm("_egl_1");
     neg.extend(scales("integer_vif_scale", "_egl_1"));
     neg.push("vmaf_neg".into());
-    let mut extra: Vec<String> = vec!["vmaf_4k_v0.6.1".into(), "vmaf_b_v0.6.3".into()];
+    let mut extra: Vec<String> = adm("_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02");
+    extra.extend(
+        ["VMAF_integer_feature_motion_sad_score_mmxv_18", "integer_motion2_mmxv_18", "integer_motion3_mmxv_18"]
+            .map(String::from),
+    );
+    extra.extend(["vmaf_4k_v0.6.1".to_string(), "vmaf_b_v0.6.3".to_string()]);
     extra.extend((1..=20).map(|i| format!("vmaf_b_v0.6.3_{i:04}")));
     extra.extend(["bagging", "stddev", "ci_p95_lo", "ci_p95_hi"].map(|s| format!("vmaf_b_v0.6.3_{s}")));
     let mut debug = adm("");
