@@ -83,7 +83,7 @@ impl Op for SepConv {
     fn output_types(&self, inputs: &[ValueType]) -> Result<Vec<ValueType>, String> {
         arity(inputs, 1)?;
         let (_, w, h) = plane_geom(&inputs[0], &[Elem::U16, Elem::I16, Elem::U32, Elem::I32], "input")?;
-        if self.taps.len() % 2 == 0 {
+        if self.taps.len().is_multiple_of(2) {
             return Err(format!("taps must have odd length, got {}", self.taps.len()));
         }
         let r = self.taps.len() / 2;
