@@ -11,7 +11,7 @@ use vqgraph_metrics::motion::Motion;
 use vqgraph_metrics::psnr::Psnr;
 use vqgraph_metrics::vif::Vif;
 use vqgraph_metrics::{Extractor, FeatureValues, Sources};
-use vqgraph_models::{Model, ModelConfig, ModelError, OptionValue};
+use vqgraph_models::{ExtractorConfig, Model, ModelConfig, ModelError};
 
 use crate::output::Report;
 
@@ -83,107 +83,75 @@ impl FeatureRequest {
         Ok(FeatureRequest { extractor: extractor.to_string(), options })
     }
 
-    fn get(&self, name: &str) -> Option<&str> {
-        self.options.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    /// The extractor with its options parsed and checked the way libvmaf does.
+    pub fn config(&self) -> Result<ExtractorConfig, String> {
+        ExtractorConfig::new(&self.extractor, &self.options).map_err(|e| format!("--feature {}: {e}", self.extractor))
     }
 }
 
-/// Typed option lookup shared by model features and `--feature` requests.
-trait Options {
-    fn double(&self, name: &str, default: f64) -> Result<f64, String>;
-    fn boolean(&self, name: &str, default: bool) -> Result<bool, String>;
-    fn int(&self, name: &str, default: i32) -> Result<i32, String>;
-}
-
-impl Options for FeatureRequest {
-    fn double(&self, name: &str, default: f64) -> Result<f64, String> {
-        self.get(name).map_or(Ok(default), |v| {
-            v.parse().map_err(|_| format!("--feature {}: option {name}: {v:?} is not a number", self.extractor))
-        })
-    }
-    fn boolean(&self, name: &str, default: bool) -> Result<bool, String> {
-        self.get(name)
-            .map_or(Ok(default), |v| parse_bool(v).map_err(|e| format!("--feature {}: {name}: {e}", self.extractor)))
-    }
-    fn int(&self, name: &str, default: i32) -> Result<i32, String> {
-        self.get(name).map_or(Ok(default), |v| {
-            v.parse().map_err(|_| format!("--feature {}: option {name}: {v:?} is not an integer", self.extractor))
-        })
-    }
-}
-
-impl Options for vqgraph_models::ModelFeature {
-    fn double(&self, name: &str, default: f64) -> Result<f64, String> {
-        Ok(match self.option_value(name) {
-            Some(OptionValue::Double(d)) => *d,
-            _ => default,
-        })
-    }
-    fn boolean(&self, name: &str, default: bool) -> Result<bool, String> {
-        Ok(match self.option_value(name) {
-            Some(OptionValue::Bool(b)) => *b,
-            _ => default,
-        })
-    }
-    fn int(&self, name: &str, default: i32) -> Result<i32, String> {
-        Ok(match self.option_value(name) {
-            Some(OptionValue::Int(i)) => *i,
-            _ => default,
-        })
-    }
-}
-
-/// Makes one extractor instance from libvmaf's extractor name and options.
-fn make_extractor(name: &str, o: &dyn Options, src: &Sources) -> Result<Box<dyn Extractor>, String> {
+/// Makes one extractor instance from a libvmaf extractor configuration. Every option the extractor's
+/// table has is read (its default when not given); libvmaf extractors vqgraph does not have yet are errors.
+pub fn make_extractor(c: &ExtractorConfig, src: &Sources) -> Result<Box<dyn Extractor>, String> {
+    let name = c.name();
+    let missing = |o: &str| format!("internal: extractor {name} has no option {o}");
+    let dbl = |o: &str| c.double(o).ok_or_else(|| missing(o));
+    let boolean = |o: &str| c.boolean(o).ok_or_else(|| missing(o));
+    let int = |o: &str| c.int(o).ok_or_else(|| missing(o));
+    let suffix = c.suffix().to_string();
     Ok(match name {
         "vif" => Box::new(Vif {
-            gain_limit: o.double("vif_enhn_gain_limit", 100.0)?,
-            debug: o.boolean("debug", false)?,
-            skip_scale0: o.boolean("vif_skip_scale0", false)?,
+            gain_limit: dbl("vif_enhn_gain_limit")?,
+            debug: boolean("debug")?,
+            skip_scale0: boolean("vif_skip_scale0")?,
+            suffix,
         }),
-        "adm" => {
-            let d = Adm::default();
-            Box::new(
-                Adm {
-                    gain_limit: o.double("adm_enhn_gain_limit", d.gain_limit)?,
-                    debug: o.boolean("debug", false)?,
-                    csf_mode: o.int("adm_csf_mode", d.csf_mode)?,
-                    csf_scale: o.double("adm_csf_scale", d.csf_scale)?,
-                    csf_diag_scale: o.double("adm_csf_diag_scale", d.csf_diag_scale)?,
-                    dlm_weight: o.double("adm_dlm_weight", d.dlm_weight)?,
-                    norm_view_dist: o.double("adm_norm_view_dist", d.norm_view_dist)?,
-                    ref_display_height: o.int("adm_ref_display_height", d.ref_display_height)?,
-                    noise_weight: o.double("adm_noise_weight", d.noise_weight)?,
-                    min_val: o.double("adm_min_val", d.min_val)?,
-                    skip_aim: o.boolean("adm_skip_aim", d.skip_aim)?,
-                    skip_scale0: o.boolean("adm_skip_scale0", d.skip_scale0)?,
-                    geometry: None,
-                }
-                .for_sources(src),
-            )
-        }
-        "motion" => {
-            let mut m = Motion::default();
-            m.max_val = o.double("motion_max_val", m.max_val)?;
-            m.blend_factor = o.double("motion_blend_factor", m.blend_factor)?;
-            m.blend_offset = o.double("motion_blend_offset", m.blend_offset)?;
-            m.fps_weight = o.double("motion_fps_weight", m.fps_weight)?;
-            m.moving_average = o.boolean("motion_moving_average", m.moving_average)?;
-            m.force_zero = o.boolean("motion_force_zero", m.force_zero)?;
-            m.debug = o.boolean("debug", false)?;
-            if o.boolean("motion_five_frame_window", false)? {
-                return Err("motion: motion_five_frame_window is not supported yet".into());
+        "adm" => Box::new(
+            Adm {
+                gain_limit: dbl("adm_enhn_gain_limit")?,
+                debug: boolean("debug")?,
+                csf_mode: int("adm_csf_mode")?,
+                csf_scale: dbl("adm_csf_scale")?,
+                csf_diag_scale: dbl("adm_csf_diag_scale")?,
+                dlm_weight: dbl("adm_dlm_weight")?,
+                norm_view_dist: dbl("adm_norm_view_dist")?,
+                ref_display_height: int("adm_ref_display_height")?,
+                noise_weight: dbl("adm_noise_weight")?,
+                min_val: dbl("adm_min_val")?,
+                skip_aim: boolean("adm_skip_aim")?,
+                skip_scale0: boolean("adm_skip_scale0")?,
+                geometry: None,
+                suffix,
             }
-            Box::new(m.with_default_suffix().for_sources(src))
-        }
-        "psnr" => Box::new(
-            Psnr::new(
-                o.boolean("enable_chroma", true)?,
-                o.boolean("enable_mse", false)?,
-                o.boolean("enable_apsnr", false)?,
-            )
             .for_sources(src),
         ),
+        "motion" => {
+            if boolean("motion_five_frame_window")? {
+                return Err("feature extractor motion: motion_five_frame_window is not supported yet".into());
+            }
+            let mut m = Motion::default();
+            m.max_val = dbl("motion_max_val")?;
+            m.blend_factor = dbl("motion_blend_factor")?;
+            m.blend_offset = dbl("motion_blend_offset")?;
+            m.fps_weight = dbl("motion_fps_weight")?;
+            m.moving_average = boolean("motion_moving_average")?;
+            m.force_zero = boolean("motion_force_zero")?;
+            m.debug = boolean("debug")?;
+            m.suffix = suffix;
+            Box::new(m.for_sources(src))
+        }
+        "psnr" => {
+            for o in ["reduced_hbd_peak"] {
+                if boolean(o)? {
+                    return Err(format!("feature extractor psnr: option {o} is not supported yet"));
+                }
+            }
+            if dbl("min_sse")? != 0.0 {
+                return Err("feature extractor psnr: option min_sse is not supported yet".into());
+            }
+            Box::new(
+                Psnr::new(boolean("enable_chroma")?, boolean("enable_mse")?, boolean("enable_apsnr")?).for_sources(src),
+            )
+        }
         other => return Err(format!("feature extractor {other:?} is not available in vqgraph yet")),
     })
 }
@@ -208,11 +176,11 @@ impl Setup {
         };
         for model in &models {
             for f in model.features() {
-                add(make_extractor(f.extractor(), f, src).map_err(|e| format!("model {}: {e}", model.name()))?);
+                add(make_extractor(&f.extractor_config(), src).map_err(|e| format!("model {}: {e}", model.name()))?);
             }
         }
         for f in features {
-            add(make_extractor(&f.extractor, f, src)?);
+            add(make_extractor(&f.config()?, src)?);
         }
         Ok(Setup { models, extractors })
     }

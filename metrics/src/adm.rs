@@ -63,6 +63,9 @@ pub struct Adm {
     /// The frame size, set by [`Adm::for_sources`] (libvmaf's `numden_limit` scales with it, and the band
     /// sizes give the sums' exponents). Public so that options can be set with struct update syntax.
     pub geometry: Option<(usize, usize)>,
+    /// What libvmaf appends to every feature name for the non-default options (`_egl_1`), from
+    /// `vqgraph_models::ExtractorConfig`.
+    pub suffix: String,
 }
 
 impl Default for Adm {
@@ -81,16 +84,9 @@ impl Default for Adm {
             skip_aim: false,
             skip_scale0: false,
             geometry: None,
+            suffix: String::new(),
         }
     }
-}
-
-/// One option that names features when it differs from its default: libvmaf's option name (features are
-/// suffixed in its alphabetical order), printed key, and the value as libvmaf prints it, if not default.
-struct NamedOption {
-    name: &'static str,
-    alias: &'static str,
-    value: Option<String>,
 }
 
 impl Adm {
@@ -103,48 +99,6 @@ impl Adm {
     pub fn for_sources(mut self, src: &Sources) -> Self {
         self.geometry = Some((src.width, src.height));
         self
-    }
-
-    /// libvmaf's feature-name suffix for the options that differ from their defaults, e.g. `_egl_1` or
-    /// `_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02`.
-    pub fn suffix(&self) -> String {
-        let d = Adm::default();
-        let dbl = |v: f64, def: f64| (v != def).then(|| c_fmt_g(v));
-        let mut opts = [
-            NamedOption {
-                name: "adm_csf_diag_scale",
-                alias: "scfd",
-                value: dbl(self.csf_diag_scale, d.csf_diag_scale),
-            },
-            NamedOption {
-                name: "adm_csf_mode",
-                alias: "csf",
-                value: (self.csf_mode != d.csf_mode).then(|| self.csf_mode.to_string()),
-            },
-            NamedOption { name: "adm_csf_scale", alias: "scf", value: dbl(self.csf_scale, d.csf_scale) },
-            NamedOption { name: "adm_dlm_weight", alias: "dlmw", value: dbl(self.dlm_weight, d.dlm_weight) },
-            NamedOption { name: "adm_enhn_gain_limit", alias: "egl", value: dbl(self.gain_limit, d.gain_limit) },
-            NamedOption { name: "adm_min_val", alias: "min", value: dbl(self.min_val, d.min_val) },
-            NamedOption { name: "adm_noise_weight", alias: "nw", value: dbl(self.noise_weight, d.noise_weight) },
-            NamedOption { name: "adm_norm_view_dist", alias: "nvd", value: dbl(self.norm_view_dist, d.norm_view_dist) },
-            NamedOption {
-                name: "adm_ref_display_height",
-                alias: "rdh",
-                value: (self.ref_display_height != d.ref_display_height).then(|| self.ref_display_height.to_string()),
-            },
-            // A bool option prints its key alone.
-            NamedOption { name: "adm_skip_scale0", alias: "ssz", value: self.skip_scale0.then(String::new) },
-        ];
-        opts.sort_by_key(|o| o.name);
-        let mut s = String::new();
-        for o in &opts {
-            match &o.value {
-                Some(v) if v.is_empty() => s += &format!("_{}", o.alias),
-                Some(v) => s += &format!("_{}_{v}", o.alias),
-                None => {}
-            }
-        }
-        s
     }
 
     /// The CSF weights `(h and v, d)` of a scale as libvmaf's `rfactor` floats.
@@ -222,7 +176,7 @@ const DEFAULT_CSF_LUM: f64 = 100.0;
 
 impl Extractor for Adm {
     fn key(&self) -> String {
-        format!("adm{}", self.suffix())
+        format!("adm{}", self.suffix)
     }
 
     fn build(&self, b: &mut GraphBuilder, src: &Sources) -> Result<(), GraphError> {
@@ -335,7 +289,7 @@ impl Extractor for Adm {
             let v = score * self.dlm_weight + (1.0 - score_aim) * (1.0 - self.dlm_weight);
             if v > self.min_val { v } else { self.min_val }
         };
-        let sfx = self.suffix();
+        let sfx = &self.suffix;
         let mut v: FeatureValues = vec![
             (format!("integer_adm2{sfx}"), score),
             (format!("integer_aim{sfx}"), score_aim),
@@ -360,34 +314,6 @@ impl Extractor for Adm {
 /// Reads a named `u64` sums output.
 fn sums_u64(out: &FrameOutputs, name: &str) -> Vec<u64> {
     sums_i64(out, name).into_iter().map(|x| x as u64).collect()
-}
-
-/// C's `printf("%g", v)`: 6 significant digits, trailing zeros removed, exponent form below 1e-4 or from
-/// 1e6 on (how libvmaf prints option values into feature names).
-pub fn c_fmt_g(v: f64) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    if !v.is_finite() {
-        return if v.is_nan() {
-            "nan".into()
-        } else if v > 0.0 {
-            "inf".into()
-        } else {
-            "-inf".into()
-        };
-    }
-    let sci = format!("{v:.5e}");
-    let (mant, exp) = sci.split_once('e').expect("format gives an exponent");
-    let x: i32 = exp.parse().expect("format gives a numeric exponent");
-    let strip = |s: String| -> String {
-        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
-    };
-    if !(-4..6).contains(&x) {
-        format!("{}e{}{:02}", strip(mant.to_string()), if x < 0 { '-' } else { '+' }, x.abs())
-    } else {
-        strip(format!("{:.*}", (5 - x) as usize, v))
-    }
 }
 
 /// Watson et al.'s wavelet noise-visibility model, as libvmaf's `dwt_quant_step` (luma parameters).
@@ -505,43 +431,6 @@ fn barten_csf(lambda: usize, nvd: f64, rdh: i32, lum: f64, scale: f64) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn printf_g() {
-        for (v, s) in [
-            (1.0, "1"),
-            (100.0, "100"),
-            (0.7, "0.7"),
-            (0.02, "0.02"),
-            (0.03125, "0.03125"),
-            (1.5, "1.5"),
-            (1e-5, "1e-05"),
-            (0.0001, "0.0001"),
-            (1234567.0, "1.23457e+06"),
-            (123456.0, "123456"),
-            (2.0 / 3.0, "0.666667"),
-        ] {
-            assert_eq!(c_fmt_g(v), s, "{v}");
-        }
-    }
-
-    #[test]
-    fn feature_name_suffixes() {
-        assert_eq!(Adm::default().suffix(), "");
-        assert_eq!(Adm::with_gain_limit(1.0).suffix(), "_egl_1");
-        let v1016 = Adm {
-            csf_mode: CSF_BARTEN_WATSON_BLEND,
-            dlm_weight: 0.7,
-            gain_limit: 1.0,
-            min_val: 0.5,
-            noise_weight: 0.02,
-            ..Adm::default()
-        };
-        assert_eq!(v1016.suffix(), "_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02");
-        assert_eq!(v1016.key(), "adm_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02");
-        let other = Adm { skip_scale0: true, ref_display_height: 2160, csf_diag_scale: 0.5, ..Adm::default() };
-        assert_eq!(other.suffix(), "_scfd_0.5_rdh_2160_ssz");
-    }
 
     #[test]
     fn watson_weights_near_libvmaf_fixed_point() {

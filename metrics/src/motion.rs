@@ -59,28 +59,6 @@ impl Motion {
         self
     }
 
-    /// Sets `suffix` the way libvmaf names features of a motion extractor with non-default options: each
-    /// non-default feature option, in option-name order, as `_ALIAS_VALUE` (`%g`).
-    pub fn with_default_suffix(mut self) -> Self {
-        let d = Motion::default();
-        let mut opts: Vec<(&str, &str, Option<String>)> = vec![
-            ("motion_blend_factor", "mbf", (self.blend_factor != d.blend_factor).then(|| g(self.blend_factor))),
-            ("motion_blend_offset", "mbo", (self.blend_offset != d.blend_offset).then(|| g(self.blend_offset))),
-            ("motion_force_zero", "force_0", self.force_zero.then(String::new)),
-            ("motion_fps_weight", "mfw", (self.fps_weight != d.fps_weight).then(|| g(self.fps_weight))),
-            ("motion_max_val", "mmxv", (self.max_val != d.max_val).then(|| g(self.max_val))),
-            ("motion_moving_average", "mma", self.moving_average.then(String::new)),
-        ];
-        opts.sort_by_key(|o| o.0);
-        self.suffix = opts
-            .into_iter()
-            .filter_map(|(_, alias, v)| {
-                v.map(|v| if v.is_empty() { format!("_{alias}") } else { format!("_{alias}_{v}") })
-            })
-            .collect();
-        self
-    }
-
     fn blend(&self, x: f64) -> f64 {
         x * self.blend_factor + (1.0 - self.blend_factor) * self.blend_offset.min(x)
     }
@@ -153,9 +131,4 @@ impl Extractor for Motion {
             frames[i].push((self.name("integer_motion3"), motion3));
         }
     }
-}
-
-/// `%g` for the option values that appear in feature names (integers and short decimals).
-fn g(x: f64) -> String {
-    format!("{x}")
 }

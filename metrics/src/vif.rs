@@ -18,8 +18,8 @@
 //!
 //! Options: `gain_limit` (`vif_enhn_gain_limit`, default 100; the neg models use 1.0) and `skip_scale0`
 //! (`vif_skip_scale0`: scale 0 reads 0, its debug num/den 0 and -1, and totals use scales 1..3). Options
-//! that differ from their defaults suffix every feature name as libvmaf's `feature_name.c` does:
-//! `_egl_{%g}` then `_ssclz` (options in alphabetical order of their full names).
+//! that differ from their defaults suffix every feature name (`suffix`, e.g. `_egl_1`), named by the caller
+//! with libvmaf's rules (`vqgraph_models::ExtractorConfig`).
 
 use vqgraph_graph::{Elem, FrameOutputs, GraphBuilder, GraphError};
 use vqgraph_ops::decimate::Decimate;
@@ -37,11 +37,14 @@ pub struct Vif {
     pub debug: bool,
     /// `vif_skip_scale0`.
     pub skip_scale0: bool,
+    /// What libvmaf appends to every feature name for the non-default options (`_egl_1`), from
+    /// `vqgraph_models::ExtractorConfig`.
+    pub suffix: String,
 }
 
 impl Default for Vif {
     fn default() -> Self {
-        Vif { gain_limit: DEFAULT_GAIN_LIMIT, debug: false, skip_scale0: false }
+        Vif { gain_limit: DEFAULT_GAIN_LIMIT, debug: false, skip_scale0: false, suffix: String::new() }
     }
 }
 
@@ -67,20 +70,6 @@ impl Vif {
         Vif { gain_limit, ..Vif::default() }
     }
 
-    /// The option suffix libvmaf appends to every feature name (empty with default options).
-    pub fn suffix(&self) -> String {
-        let mut s = String::new();
-        // feature_name.c: non-default FEATURE_PARAM options, sorted by option name
-        // ("vif_enhn_gain_limit" < "vif_skip_scale0"), doubles printed with %g, bools as the bare alias.
-        if self.gain_limit != DEFAULT_GAIN_LIMIT {
-            s.push_str(&format!("_egl_{}", format_g(self.gain_limit)));
-        }
-        if self.skip_scale0 {
-            s.push_str("_ssclz");
-        }
-        s
-    }
-
     fn output(&self, scale: usize) -> String {
         format!("{}/scale{scale}", self.key())
     }
@@ -97,28 +86,9 @@ impl Vif {
     }
 }
 
-/// C's `%g` for the values an option can take (6 significant digits, trailing zeros dropped; no exponent
-/// form needed in libvmaf's option range [1, 100]).
-fn format_g(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
-    }
-    let exp = x.abs().log10().floor() as i32;
-    if !(-4..6).contains(&exp) {
-        // Exponent form, e.g. 1e+06, 1.5e-05.
-        let m = format!("{:.5e}", x);
-        let (mant, e) = m.split_once('e').unwrap_or((&m, "0"));
-        let mant = mant.trim_end_matches('0').trim_end_matches('.');
-        let e: i32 = e.parse().unwrap_or(0);
-        return format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
-    }
-    let s = format!("{:.*}", (5 - exp).max(0) as usize, x);
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
-}
-
 impl Extractor for Vif {
     fn key(&self) -> String {
-        format!("vif{}", self.suffix())
+        format!("vif{}", self.suffix)
     }
 
     fn build(&self, b: &mut GraphBuilder, src: &Sources) -> Result<(), GraphError> {
@@ -149,7 +119,7 @@ impl Extractor for Vif {
     }
 
     fn frame(&self, out: &FrameOutputs) -> FeatureValues {
-        let sfx = self.suffix();
+        let sfx = &self.suffix;
         let nd = self.num_den(out);
         let mut v = Vec::with_capacity(if self.debug { 15 } else { 4 });
         for (s, x) in nd.iter().enumerate() {
@@ -185,18 +155,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_carry_libvmaf_option_suffixes() {
-        assert_eq!(Vif::default().key(), "vif");
-        assert_eq!(Vif::with_gain_limit(1.0).key(), "vif_egl_1");
-        assert_eq!(Vif::with_gain_limit(1.5).suffix(), "_egl_1.5");
-        assert_eq!(Vif { skip_scale0: true, ..Vif::with_gain_limit(1.0) }.suffix(), "_egl_1_ssclz");
-        assert_eq!(Vif { skip_scale0: true, ..Vif::default() }.suffix(), "_ssclz");
-        assert_eq!(format_g(2.0 / 3.0), "0.666667");
-        assert_eq!(format_g(1234567.0), "1.23457e+06");
-        assert_eq!(format_g(100.0), "100");
-    }
-
-    #[test]
     fn num_den_follow_the_c_epilogue() {
         // den = 4096/2048 + 3 = 5; num = 2048/2048 + (3 - (16384*65025/16384)/65025) = 1 + 2 = 3.
         let x = ScaleNumDen::from_sums(&[2048, 4096, 16384 * 65025, 3]);
@@ -219,7 +177,7 @@ mod tests {
 
     #[test]
     fn frame_features_in_libvmaf_order() {
-        let vif = Vif { debug: true, skip_scale0: true, ..Vif::default() };
+        let vif = Vif { debug: true, skip_scale0: true, suffix: "_ssclz".into(), ..Vif::default() };
         let sums = |k: i64| HostBuf::I64(vec![2048 * k, 4096 * k, 0, 0]);
         let out = FrameOutputs { values: (1..4).map(|s| (format!("vif_ssclz/scale{s}"), sums(s as i64))).collect() };
         let f = vif.frame(&out);

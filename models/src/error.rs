@@ -49,6 +49,14 @@ pub enum ModelError {
     #[error("{file}: {context}: extractor \"{extractor}\" rejects option \"{option}\": {reason}")]
     BadFeatureOption { file: String, context: String, extractor: &'static str, option: &'static str, reason: String },
 
+    /// No libvmaf feature extractor has this name.
+    #[error("unknown feature extractor \"{name}\"")]
+    UnknownExtractor { name: String },
+
+    /// An extractor option given directly (e.g. `--feature`) that the extractor rejects.
+    #[error("feature extractor \"{extractor}\": option \"{option}\": {reason}")]
+    BadExtractorOption { extractor: &'static str, option: String, reason: String },
+
     /// The feature source did not provide a feature the model needs.
     #[error("model \"{model}\": feature \"{feature}\" not provided")]
     MissingFeature { model: String, feature: String },

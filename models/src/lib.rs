@@ -33,6 +33,7 @@ mod bootstrap;
 mod builtin;
 mod c_numeric;
 mod error;
+mod extractor_config;
 mod extractors;
 mod feature_name;
 mod feature_options;
@@ -50,6 +51,7 @@ mod score_transform;
 mod svr_model;
 
 pub use error::ModelError;
+pub use extractor_config::ExtractorConfig;
 pub use feature_name::feature_name_alias;
 pub use feature_options::OptionValue;
 pub use feature_source::FeatureSource;

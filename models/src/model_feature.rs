@@ -93,6 +93,12 @@ impl ModelFeature {
         &self.printed_name
     }
 
+    /// The extractor and options that compute this feature.
+    pub fn extractor_config(&self) -> crate::ExtractorConfig {
+        crate::ExtractorConfig::from_dict(self.extractor, &self.dict)
+            .expect("internal: options were validated when the model was loaded")
+    }
+
     /// The extractor instance key libvmaf deduplicates extractors by
     /// (`adm`, `adm_egl_1`, `cambi_hrs_1080_cmxv_17_vlt_0.06`).
     pub fn instance_name(&self) -> &str {
