@@ -31,6 +31,17 @@ impl<R: Read> Y4mReader<R> {
     /// Reads the stream header from `input`; `name` is used in error messages.
     pub fn new(name: String, input: R) -> Result<Self, InputError> {
         let mut input = BufReader::with_capacity(1 << 20, input);
+        // Recognise the format before parsing lines: a file of another kind has no line structure to speak of.
+        let start = input.fill_buf().map_err(|e| InputError::new(&name, None, format!("read error: {e}")))?;
+        if !start.is_empty() && !b"YUV4MPEG2 ".starts_with(&start[..start.len().min(10)]) {
+            let shown: String =
+                start.iter().take(12).map(|&b| if b.is_ascii_graphic() { b as char } else { '.' }).collect();
+            return Err(InputError::new(
+                &name,
+                None,
+                format!("not a y4m file: it starts with {shown:?}, not YUV4MPEG2"),
+            ));
+        }
         let line = read_line(&mut input, 1024).map_err(|e| InputError::new(&name, None, e))?;
         let line = line.ok_or_else(|| InputError::new(&name, None, "empty file, expected a YUV4MPEG2 header"))?;
         let format = parse_header(&line).map_err(|e| InputError::new(&name, None, e))?;
