@@ -34,7 +34,7 @@ fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
 }
 
-fn open(case: &Case) -> PairReader<std::fs::File, std::fs::File> {
+fn open(case: &Case) -> PairReader {
     let r = Y4mReader::open(&shared().join(case.reference)).expect("reference");
     let d = Y4mReader::open(&shared().join(case.distorted)).expect("distorted");
     PairReader::new(r, d).expect("pair")

@@ -88,6 +88,21 @@ impl<R: Read> Y4mReader<R> {
     }
 }
 
+impl<R: Read + Send> super::source::FrameSource for Y4mReader<R> {
+    fn name(&self) -> &str {
+        Y4mReader::name(self)
+    }
+    fn format(&self) -> VideoFormat {
+        Y4mReader::format(self)
+    }
+    fn read_frame(&mut self) -> Result<Option<Frame>, InputError> {
+        Y4mReader::read_frame(self)
+    }
+    fn frames_read(&self) -> usize {
+        Y4mReader::frames_read(self)
+    }
+}
+
 /// Splits raw planar bytes into planes of u16 samples.
 pub fn unpack(raw: &[u8], f: &VideoFormat) -> Frame {
     let (cw, ch) = f.chroma_size();
@@ -123,7 +138,7 @@ fn truncate(s: &str) -> String {
 }
 
 /// Reads until `buf` is full; on a short read returns how many bytes were there.
-fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> Result<(), usize> {
+pub(super) fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> Result<(), usize> {
     let mut got = 0;
     while got < buf.len() {
         match r.read(&mut buf[got..]) {
@@ -154,6 +169,14 @@ fn read_line<R: BufRead>(r: &mut R, max: usize) -> Result<Option<String>, String
     String::from_utf8(bytes).map(Some).map_err(|_| "header line is not ASCII".into())
 }
 
+/// Rejects empty and absurd frame sizes.
+pub(super) fn check_size(width: usize, height: usize) -> Result<(), String> {
+    if width == 0 || height == 0 || width > MAX_DIMENSION || height > MAX_DIMENSION {
+        return Err(format!("unsupported size {width}x{height} (1 to {MAX_DIMENSION} per side)"));
+    }
+    Ok(())
+}
+
 /// Parses `YUV4MPEG2 W.. H.. C.. ...`.
 fn parse_header(line: &str) -> Result<VideoFormat, String> {
     let mut parts = line.split(' ');
@@ -174,9 +197,7 @@ fn parse_header(line: &str) -> Result<VideoFormat, String> {
     }
     let width = width.ok_or("header has no width (W)")?;
     let height = height.ok_or("header has no height (H)")?;
-    if width == 0 || height == 0 || width > MAX_DIMENSION || height > MAX_DIMENSION {
-        return Err(format!("unsupported size {width}x{height}"));
-    }
+    check_size(width, height)?;
     let (chroma, bpc) = parse_colour(colour)?;
     Ok(VideoFormat { width, height, chroma, bpc })
 }
