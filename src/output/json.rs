@@ -1,5 +1,6 @@
 //! libvmaf's JSON layout (`frames[].frameNum/metrics`, `pooled_metrics`, `aggregate_metrics`), byte for byte
-//! the way libvmaf 3.2's `vmaf_write_output_json` prints it.
+//! the way libvmaf 3.2's `vmaf_write_output_json` prints it. Its quirks are kept: a `null` metric ends its
+//! line without a newline, and a key whose pooling fails gets an empty object.
 
 use std::io::{self, Write};
 
@@ -10,7 +11,7 @@ fn num(x: f64) -> String {
     format_value(x).unwrap_or_else(|| "null".into())
 }
 
-/// Writes `report` as libvmaf JSON.
+/// Writes `report` as libvmaf JSON: its printed frames ([`Report::printed_frames`]) and their pooling.
 pub fn write_json<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
     writeln!(out, "{{")?;
     writeln!(out, "  \"version\": \"{}\",", report.version)?;
@@ -20,7 +21,9 @@ pub fn write_json<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
         writeln!(out, "  \"fps\": null,")?;
     }
     write!(out, "  \"frames\": [")?;
-    for (i, frame) in report.frames.iter().enumerate() {
+    for (i, frame) in report.printed_frames() {
+        // libvmaf picks the separator by frame number, not by frames printed so far; the first printed frame
+        // is always frame 0 in its runs, so this never shows.
         write!(out, "{}", if i > 0 { ",\n" } else { "\n" })?;
         writeln!(out, "    {{")?;
         writeln!(out, "      \"frameNum\": {i},")?;
@@ -59,4 +62,64 @@ pub fn write_json<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
     writeln!(out, "\n  }}")?;
     writeln!(out, "}}")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nulls_lose_their_newline_and_subsampled_frames_keep_their_numbers() {
+        let mut report = Report {
+            version: "v".into(),
+            fps: f64::NAN,
+            frames: vec![
+                vec![("a".into(), f64::INFINITY), ("b".into(), 1.0)],
+                vec![("a".into(), 2.0), ("b".into(), 2.0)],
+                vec![("a".into(), 3.0), ("b".into(), 0.5)],
+            ],
+            aggregate: vec![("x".into(), f64::NAN)],
+        };
+        report.subsample(2);
+        let mut out = Vec::new();
+        write_json(&mut out, &report).unwrap();
+        let expected = r#"{
+  "version": "v",
+  "fps": null,
+  "frames": [
+    {
+      "frameNum": 0,
+      "metrics": {
+        "a": null,        "b": 1.000000
+      }
+    },
+    {
+      "frameNum": 2,
+      "metrics": {
+        "a": 3.000000,
+        "b": 0.500000
+      }
+    }
+  ],
+  "pooled_metrics": {
+    "a": {
+      "min": 3.000000,
+      "max": null,
+      "mean": null,
+      "harmonic_mean": 7.000000
+    },
+    "b": {
+      "min": 0.500000,
+      "max": 1.000000,
+      "mean": 0.750000,
+      "harmonic_mean": 0.714286
+    }
+  },
+  "aggregate_metrics": {
+    "x": null
+  }
+}
+"#;
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
 }

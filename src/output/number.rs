@@ -1,4 +1,6 @@
 //! libvmaf's number printing: `%.6f`, or `%.16f` for values with more than six zeros after the point.
+//! JSON prints infinities and NaN as `null` ([`format_value`]); XML, CSV and SUB hand them to `printf`
+//! unchanged ([`format_printf`]), which spells them `inf`, `-inf`, `nan`, `-nan`.
 
 /// Zeros between the decimal point and the first non-zero digit of the fractional part, counted the way
 /// libvmaf's `count_leading_zeros_d` does (multiplying the fraction by ten until it reaches one).
@@ -23,6 +25,22 @@ pub fn format_value(x: f64) -> Option<String> {
     Some(if leading_zeros(x) <= 6 { format!("{x:.6}") } else { format!("{x:.16}") })
 }
 
+/// C's `printf("%.{prec}f", x)` as glibc prints it: Rust's fixed-point formatting agrees for finite values
+/// (both round the exact binary value, ties to even), but spells NaN `NaN` and ignores its sign.
+pub fn printf_fixed(x: f64, prec: usize) -> String {
+    if x.is_nan() {
+        // x86's default NaN (0.0 / 0.0) has the sign bit set; glibc prints it `-nan`.
+        return if x.is_sign_negative() { "-nan" } else { "nan" }.into();
+    }
+    format!("{x:.prec$}")
+}
+
+/// Any value as libvmaf's XML, CSV and SUB writers print it: the `%.6f`/`%.16f` choice without JSON's
+/// `null`. `count_leading_zeros_d` finds no zeros in an infinity or NaN, so those take `%.6f`.
+pub fn format_printf(x: f64) -> String {
+    printf_fixed(x, if leading_zeros(x) <= 6 { 6 } else { 16 })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,5 +53,18 @@ mod tests {
         assert_eq!(format_value(1.0000006323965267).unwrap(), "1.0000006323965267");
         assert_eq!(format_value(f64::INFINITY), None);
         assert_eq!(format_value(f64::NAN), None);
+    }
+
+    #[test]
+    fn printf_spelling_of_non_finite_values() {
+        assert_eq!(format_printf(f64::INFINITY), "inf");
+        assert_eq!(format_printf(f64::NEG_INFINITY), "-inf");
+        assert_eq!(format_printf(f64::NAN), "nan");
+        assert_eq!(format_printf(-f64::NAN), "-nan");
+        assert_eq!(format_printf(0.000_000_05), "0.0000000500000000");
+        assert_eq!(format_printf(-0.0), "-0.000000");
+        // Exact ties round to even, as glibc does; 379.015 is just below its tie.
+        assert_eq!(printf_fixed(0.125, 2), "0.12");
+        assert_eq!(printf_fixed(379.015, 2), "379.01");
     }
 }
