@@ -20,6 +20,8 @@ use crate::output::Report;
 pub struct ModelRequest {
     pub source: ModelSource,
     pub config: ModelConfig,
+    /// Feature overloads `EXTRACTOR.OPTION=VALUE` (e.g. `adm.adm_enhn_gain_limit=1.0`), in order.
+    pub overloads: Vec<(String, String, String)>,
 }
 
 /// Where a model comes from.
@@ -33,8 +35,13 @@ impl ModelRequest {
     pub fn parse(s: &str) -> Result<Self, String> {
         let mut source = None;
         let mut config = ModelConfig::default();
+        let mut overloads = Vec::new();
         for part in s.split(':') {
             match part.split_once('=') {
+                Some((key, v)) if key.contains('.') => {
+                    let (ext, opt) = key.split_once('.').expect("checked");
+                    overloads.push((ext.to_string(), opt.to_string(), v.to_string()));
+                }
                 Some(("version", v)) => source = Some(ModelSource::Builtin(v.to_string())),
                 Some(("path", p)) => source = Some(ModelSource::Path(PathBuf::from(p))),
                 Some(("name", n)) => config.name = n.to_string(),
@@ -46,13 +53,26 @@ impl ModelRequest {
             }
         }
         let source = source.ok_or_else(|| format!("--model {s:?}: needs version=NAME or path=FILE"))?;
-        Ok(ModelRequest { source, config })
+        Ok(ModelRequest { source, config, overloads })
     }
 
+    /// Loads the model and applies the feature overloads.
     pub fn load(&self) -> Result<Model, ModelError> {
-        match &self.source {
+        let mut model = match &self.source {
             ModelSource::Builtin(v) => Model::builtin_with(v, &self.config),
             ModelSource::Path(p) => Model::from_path_with(p, &self.config),
+        }?;
+        for (ext, opt, val) in &self.overloads {
+            model.set_feature_option(ext, opt, val)?;
+        }
+        Ok(model)
+    }
+
+    /// How libvmaf names the model in its summary line: the version or the path.
+    pub fn label(&self) -> String {
+        match &self.source {
+            ModelSource::Builtin(v) => v.clone(),
+            ModelSource::Path(p) => p.display().to_string(),
         }
     }
 }

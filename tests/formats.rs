@@ -52,7 +52,13 @@ fn report(run: &Run) -> Report {
     let frames = Iterator::take(Iterator::skip(reader, run.skip), run.count.unwrap_or(usize::MAX));
     let mut scores = score(&setup.extractors, &src, &CpuBackend::new(0), frames).unwrap();
     setup.predict(&mut scores.frames).unwrap();
-    Report { version: VERSION.into(), fps: 123.45, frames: scores.frames, aggregate: scores.aggregate }
+    Report {
+        version: VERSION.into(),
+        fps: 123.45,
+        frames: scores.frames,
+        aggregate: scores.aggregate,
+        ..Default::default()
+    }
 }
 
 /// Replaces what lies between the first `start` and the next `end` after it with `*`.

@@ -37,7 +37,7 @@ impl PairReader {
 
     /// Skips the first `r` reference and `d` distorted frames (`--frame_skip_ref/--frame_skip_dist`);
     /// streams shorter than that are an error.
-    pub fn skip(&mut self, r: usize, d: usize) -> Result<(), InputError> {
+    pub fn skip_frames(&mut self, r: usize, d: usize) -> Result<(), InputError> {
         for (src, n) in [(&mut self.reference, r), (&mut self.distorted, d)] {
             for i in 0..n {
                 if src.read_frame()?.is_none() {

@@ -5,7 +5,6 @@
 
 use std::io::{self, Write};
 
-use super::number::format_printf;
 use super::report::Report;
 
 /// Writes `report` as libvmaf CSV.
@@ -18,7 +17,7 @@ pub fn write_csv<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
     for (i, frame) in report.printed_frames() {
         write!(out, "{i},")?;
         for (_, v) in frame {
-            write!(out, "{},", format_printf(*v))?;
+            write!(out, "{},", report.precision.printf(*v))?;
         }
         writeln!(out)?;
     }

@@ -4,11 +4,10 @@
 
 use std::io::{self, Write};
 
-use super::number::format_value;
 use super::report::Report;
 
-fn num(x: f64) -> String {
-    format_value(x).unwrap_or_else(|| "null".into())
+fn num(report: &Report, x: f64) -> String {
+    report.precision.json(x).unwrap_or_else(|| "null".into())
 }
 
 /// Writes `report` as libvmaf JSON: its printed frames ([`Report::printed_frames`]) and their pooling.
@@ -31,7 +30,7 @@ pub fn write_json<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
         for (j, (k, v)) in frame.iter().enumerate() {
             let comma = if j + 1 < frame.len() { "," } else { "" };
             // libvmaf prints no newline after a null metric; keep its bytes.
-            match format_value(*v) {
+            match report.precision.json(*v) {
                 Some(s) => writeln!(out, "        \"{k}\": {s}{comma}")?,
                 None => write!(out, "        \"{k}\": null{comma}")?,
             }
@@ -45,10 +44,10 @@ pub fn write_json<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
         write!(out, "{}", if i > 0 { ",\n" } else { "\n" })?;
         write!(out, "    \"{key}\": {{")?;
         if let Some(p) = report.pooled(key) {
-            write!(out, "\n      \"min\": {}", num(p.min))?;
-            write!(out, ",\n      \"max\": {}", num(p.max))?;
-            write!(out, ",\n      \"mean\": {}", num(p.mean))?;
-            write!(out, ",\n      \"harmonic_mean\": {}", num(p.harmonic_mean))?;
+            write!(out, "\n      \"min\": {}", num(report, p.min))?;
+            write!(out, ",\n      \"max\": {}", num(report, p.max))?;
+            write!(out, ",\n      \"mean\": {}", num(report, p.mean))?;
+            write!(out, ",\n      \"harmonic_mean\": {}", num(report, p.harmonic_mean))?;
         }
         writeln!(out)?;
         write!(out, "    }}")?;
@@ -56,7 +55,7 @@ pub fn write_json<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
     writeln!(out, "\n  }},")?;
     write!(out, "  \"aggregate_metrics\": {{")?;
     for (i, (k, v)) in report.aggregate.iter().enumerate() {
-        write!(out, "\n    \"{k}\": {}", num(*v))?;
+        write!(out, "\n    \"{k}\": {}", num(report, *v))?;
         write!(out, "{}", if i + 1 < report.aggregate.len() { "," } else { "" })?;
     }
     writeln!(out, "\n  }}")?;
@@ -79,6 +78,7 @@ mod tests {
                 vec![("a".into(), 3.0), ("b".into(), 0.5)],
             ],
             aggregate: vec![("x".into(), f64::NAN)],
+            ..Default::default()
         };
         report.subsample(2);
         let mut out = Vec::new();

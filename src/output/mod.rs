@@ -10,7 +10,7 @@ mod xml;
 
 pub use csv::write_csv;
 pub use json::write_json;
-pub use number::{format_printf, format_value, leading_zeros, printf_fixed};
+pub use number::{Precision, format_printf, format_value, leading_zeros, printf_fixed};
 pub use report::{Pooled, Report};
 pub use sub::write_sub;
 pub use xml::write_xml;

@@ -17,6 +17,8 @@ pub struct Report {
     /// Per frame number, `(printed name, value)` in print order; empty for a frame that is not printed.
     pub frames: Vec<FeatureValues>,
     pub aggregate: Vec<(String, f64)>,
+    /// Digits printed (`--precision`); libvmaf's rule by default.
+    pub precision: super::number::Precision,
 }
 
 /// libvmaf's pooled statistics of one key.

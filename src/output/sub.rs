@@ -5,7 +5,6 @@
 
 use std::io::{self, Write};
 
-use super::number::format_printf;
 use super::report::Report;
 
 /// Writes `report` as libvmaf SUB.
@@ -13,7 +12,7 @@ pub fn write_sub<W: Write>(out: &mut W, report: &Report) -> io::Result<()> {
     for (i, frame) in report.printed_frames() {
         write!(out, "{{{i}}}{{{}}}frame: {i}|", i + 1)?;
         for (k, v) in frame {
-            write!(out, "{k}: {}|", format_printf(*v))?;
+            write!(out, "{k}: {}|", report.precision.printf(*v))?;
         }
         writeln!(out)?;
     }

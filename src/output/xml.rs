@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::number::{format_printf, printf_fixed};
+use super::number::printf_fixed;
 use super::report::Report;
 
 /// Writes `report` as libvmaf XML; `width` and `height` are the pictures' luma size (`qualityWidth`,
@@ -18,7 +18,7 @@ pub fn write_xml<W: Write>(out: &mut W, report: &Report, width: usize, height: u
     for (i, frame) in report.printed_frames() {
         write!(out, "    <frame frameNum=\"{i}\" ")?;
         for (k, v) in frame {
-            write!(out, "{k}=\"{}\" ", format_printf(*v))?;
+            write!(out, "{k}=\"{}\" ", report.precision.printf(*v))?;
         }
         writeln!(out, "/>")?;
     }
@@ -28,7 +28,7 @@ pub fn write_xml<W: Write>(out: &mut W, report: &Report, width: usize, height: u
         write!(out, "    <metric name=\"{key}\" ")?;
         if let Some(p) = report.pooled(&key) {
             for (name, v) in [("min", p.min), ("max", p.max), ("mean", p.mean), ("harmonic_mean", p.harmonic_mean)] {
-                write!(out, "{name}=\"{}\" ", format_printf(v))?;
+                write!(out, "{name}=\"{}\" ", report.precision.printf(v))?;
             }
         }
         writeln!(out, "/>")?;
@@ -36,7 +36,7 @@ pub fn write_xml<W: Write>(out: &mut W, report: &Report, width: usize, height: u
     writeln!(out, "  </pooled_metrics>")?;
     write!(out, "  <aggregate_metrics ")?;
     for (k, v) in &report.aggregate {
-        write!(out, "{k}=\"{}\" ", format_printf(*v))?;
+        write!(out, "{k}=\"{}\" ", report.precision.printf(*v))?;
     }
     writeln!(out, "/>")?;
     writeln!(out, "</VMAF>")?;
@@ -58,6 +58,7 @@ mod tests {
                 vec![("a".into(), 3.0), ("b".into(), f64::NEG_INFINITY)],
             ],
             aggregate: vec![],
+            ..Default::default()
         };
         report.subsample(2);
         let mut out = Vec::new();
