@@ -8,18 +8,29 @@ pub enum ChromaFormat {
     Yuv420,
     Yuv422,
     Yuv444,
-    /// Luma only.
+    /// 4:4:4 with a fourth (alpha) plane in the file, which is read past and dropped (as libvmaf does).
+    Yuv444Alpha,
+    /// Luma only in the file; like libvmaf, frames get 4:2:0 chroma planes of mid-grey.
     Mono,
 }
 
 impl ChromaFormat {
-    /// Chroma plane size for a luma size: odd sizes round up, as y4m files store them.
+    /// Chroma plane size of a frame for a luma size: odd sizes round up, as y4m files store them.
     pub fn chroma_size(self, width: usize, height: usize) -> (usize, usize) {
         match self {
-            ChromaFormat::Yuv420 => (width.div_ceil(2), height.div_ceil(2)),
+            ChromaFormat::Yuv420 | ChromaFormat::Mono => (width.div_ceil(2), height.div_ceil(2)),
             ChromaFormat::Yuv422 => (width.div_ceil(2), height),
-            ChromaFormat::Yuv444 => (width, height),
-            ChromaFormat::Mono => (0, 0),
+            ChromaFormat::Yuv444 | ChromaFormat::Yuv444Alpha => (width, height),
+        }
+    }
+
+    /// Samples per frame in the file beyond the luma plane.
+    fn stored_extra(self, width: usize, height: usize) -> usize {
+        let (cw, ch) = self.chroma_size(width, height);
+        match self {
+            ChromaFormat::Mono => 0,
+            ChromaFormat::Yuv444Alpha => 3 * width * height,
+            _ => 2 * cw * ch,
         }
     }
 }
@@ -30,6 +41,7 @@ impl fmt::Display for ChromaFormat {
             ChromaFormat::Yuv420 => "4:2:0",
             ChromaFormat::Yuv422 => "4:2:2",
             ChromaFormat::Yuv444 => "4:4:4",
+            ChromaFormat::Yuv444Alpha => "4:4:4+alpha",
             ChromaFormat::Mono => "mono",
         };
         f.write_str(s)
@@ -53,9 +65,8 @@ impl VideoFormat {
 
     /// Bytes of one frame in the file (samples above 8 bits take two bytes, little-endian).
     pub fn frame_bytes(&self) -> usize {
-        let (cw, ch) = self.chroma_size();
         let bytes_per_sample = if self.bpc > 8 { 2 } else { 1 };
-        (self.width * self.height + 2 * cw * ch) * bytes_per_sample
+        (self.width * self.height + self.chroma.stored_extra(self.width, self.height)) * bytes_per_sample
     }
 }
 

@@ -116,6 +116,11 @@ pub fn unpack(raw: &[u8], f: &VideoFormat) -> Frame {
             raw[start..start + count].iter().map(|&b| b as u16).collect()
         }
     };
+    if f.chroma == ChromaFormat::Mono {
+        let grey = 1u16 << (f.bpc - 1);
+        return Frame { y: take(0, luma), u: vec![grey; chroma], v: vec![grey; chroma] };
+    }
+    // A 4:4:4+alpha frame's fourth plane follows and is not read.
     Frame { y: take(0, luma), u: take(luma, chroma), v: take(luma + chroma, chroma) }
 }
 
@@ -203,17 +208,22 @@ fn parse_header(line: &str) -> Result<VideoFormat, String> {
 }
 
 fn parse_colour(c: &str) -> Result<(ChromaFormat, u32), String> {
-    let (base, bpc) = match c.split_once('p') {
-        Some((base, bits)) if !bits.is_empty() && bits.chars().all(|ch| ch.is_ascii_digit()) => {
-            (base, bits.parse::<u32>().map_err(|_| format!("bad colour space {c:?}"))?)
-        }
-        _ => (c, 8),
+    // `420p10`, `444p12`, `mono16`: a base name and an optional bit depth.
+    let digits_at = c.trim_end_matches(|ch: char| ch.is_ascii_digit()).len();
+    let (head, bits) = c.split_at(digits_at);
+    let (base, bits) = match head.strip_suffix('p') {
+        Some(b) if !bits.is_empty() && !b.is_empty() && b.chars().all(|ch| ch.is_ascii_digit()) => (b, bits),
+        _ if head == "mono" && !bits.is_empty() => ("mono", bits),
+        _ => (c, ""),
     };
+    let bpc = if bits.is_empty() { 8 } else { bits.parse::<u32>().map_err(|_| format!("bad colour space {c:?}"))? };
     let chroma = match base {
         "420" | "420jpeg" | "420paldv" | "420mpeg2" => ChromaFormat::Yuv420,
         "422" => ChromaFormat::Yuv422,
         "444" => ChromaFormat::Yuv444,
+        "444alpha" => ChromaFormat::Yuv444Alpha,
         "mono" => ChromaFormat::Mono,
+        "411" => return Err("4:1:1 chroma (C411) is not supported; convert to 4:2:2 or 4:2:0 first".into()),
         _ => return Err(format!("unsupported colour space {c:?}")),
     };
     if !matches!(bpc, 8 | 10 | 12 | 16) {
@@ -236,6 +246,18 @@ mod tests {
         let f = parse_header("YUV4MPEG2 W8 H8").unwrap();
         assert_eq!((f.chroma, f.bpc), (ChromaFormat::Yuv420, 8));
         assert_eq!(parse_header("YUV4MPEG2 W8 H8 C444p12").unwrap().chroma, ChromaFormat::Yuv444);
+        assert_eq!(parse_header("YUV4MPEG2 W8 H8 C422p16").unwrap().bpc, 16);
+        let mono = parse_header("YUV4MPEG2 W8 H8 Cmono").unwrap();
+        assert_eq!(
+            (mono.chroma, mono.bpc, mono.frame_bytes(), mono.chroma_size()),
+            (ChromaFormat::Mono, 8, 64, (4, 4))
+        );
+        assert_eq!(parse_header("YUV4MPEG2 W8 H8 Cmono16").unwrap().bpc, 16);
+        assert_eq!(parse_header("YUV4MPEG2 W2 H2 C444alpha").unwrap().frame_bytes(), 16);
+        for c in ["420paldv", "420mpeg2", "420jpeg", "420"] {
+            let h = format!("YUV4MPEG2 W8 H8 C{c} XCOLORRANGE=LIMITED");
+            assert_eq!(parse_header(&h).unwrap().chroma, ChromaFormat::Yuv420);
+        }
     }
 
     #[test]
@@ -243,7 +265,8 @@ mod tests {
         assert!(parse_header("RIFF").unwrap_err().contains("not a y4m"));
         assert!(parse_header("YUV4MPEG2 H8").unwrap_err().contains("width"));
         assert!(parse_header("YUV4MPEG2 W0 H8").unwrap_err().contains("size"));
-        assert!(parse_header("YUV4MPEG2 W8 H8 C411").unwrap_err().contains("colour space"));
+        assert!(parse_header("YUV4MPEG2 W8 H8 C411").unwrap_err().contains("4:1:1"));
+        assert!(parse_header("YUV4MPEG2 W8 H8 C420x").unwrap_err().contains("colour space"));
         assert!(parse_header("YUV4MPEG2 W8 H8 C420p9").unwrap_err().contains("bit depth"));
     }
 
