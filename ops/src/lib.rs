@@ -3,6 +3,8 @@
 //!
 //! Every op's CPU reference is the oracle: other backends must reproduce its output bit for bit.
 
+#[cfg(feature = "cube")]
+pub mod kernel;
 pub mod registry;
 pub mod util;
 

@@ -1,5 +1,8 @@
 //! `abs_sum`: exact sum of absolute values of an i32 plane as one u64 (motion's SAD).
 
+#[cfg(feature = "cube")]
+mod cube;
+
 use rayon::prelude::*;
 use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 

@@ -2,6 +2,8 @@
 //! floor(h/2)` (libvmaf's VIF takes the even samples of the pre-filtered plane).
 
 mod cpu;
+#[cfg(feature = "cube")]
+mod cube;
 #[cfg(test)]
 mod tests;
 

@@ -1,6 +1,9 @@
 //! `diff`: pointwise signed difference of two u16 planes, `a - b` as i32 (motion filters the difference of
 //! consecutive frames, which equals the difference of the filtered frames but keeps libvmaf's rounding).
 
+#[cfg(feature = "cube")]
+mod cube;
+
 use rayon::prelude::*;
 use vqgraph_graph::{Elem, Op, OpClass, OpInfo, OpState, Value, ValueType};
 

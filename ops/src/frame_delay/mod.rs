@@ -4,6 +4,9 @@
 //! delayed plane on their device. Repeating the first frame makes frame 0's difference zero, which is
 //! libvmaf's motion score for frame 0.
 
+#[cfg(feature = "cube")]
+mod cube;
+
 use vqgraph_graph::{Op, OpClass, OpInfo, OpState, Value, ValueType};
 
 use crate::util::arity;

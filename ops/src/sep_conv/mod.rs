@@ -12,6 +12,8 @@
 //! blur (applied to the frame difference), with their exact rounding.
 
 mod cpu;
+#[cfg(feature = "cube")]
+mod cube;
 #[cfg(test)]
 mod tests;
 

@@ -4,6 +4,8 @@
 //! samples and 2^32 pixels.
 
 mod cpu;
+#[cfg(feature = "cube")]
+mod cube;
 #[cfg(test)]
 mod tests;
 
