@@ -47,12 +47,20 @@ impl fmt::Display for BackendKind {
 }
 
 /// Starts the requested backend. `threads` applies to the CPU backend (0 = all cores).
+///
+/// `auto` is the CPU until every op has a device kernel (a GPU backend could not run the default models
+/// yet); a GPU backend asked for by name that this build lacks or that finds no device is an error.
 pub fn select(kind: BackendKind, threads: usize) -> Result<Box<dyn Backend>, RunError> {
+    let missing = |reason: &str| RunError::Backend { backend: kind.to_string(), reason: reason.into() };
     match kind {
         BackendKind::Cpu | BackendKind::Auto => Ok(Box::new(CpuBackend::new(threads))),
-        other => Err(RunError::Backend {
-            backend: other.to_string(),
-            reason: "this build has no GPU executors yet (only the cpu backend)".into(),
-        }),
+        #[cfg(feature = "wgpu")]
+        BackendKind::Wgpu => Ok(Box::new(crate::cube::wgpu(Default::default())?)),
+        #[cfg(feature = "cuda")]
+        BackendKind::Cuda => Ok(Box::new(crate::cube::cuda(0)?)),
+        #[cfg(feature = "hip")]
+        BackendKind::Hip => Ok(Box::new(crate::cube::hip(0)?)),
+        #[allow(unreachable_patterns)]
+        _ => Err(missing(&format!("this build has no {kind} backend (rebuild with `--features {kind}`)"))),
     }
 }

@@ -19,6 +19,10 @@ impl FrameOutputs {
     }
 }
 
+/// Receives each step's outputs in a traced run ([`Session::run_frame_traced`]): the step's index in the
+/// plan and its output values.
+pub type StepTrace<'a> = dyn FnMut(usize, &[Value]) + 'a;
+
 /// An executor of plans (CPU interpreter, CubeCL runtimes, ...).
 pub trait Backend: Send + Sync {
     /// Short name: `cpu`, `wgpu`, `cuda`, ...
@@ -34,4 +38,17 @@ pub trait Session: Send {
     /// Runs one frame. `inputs` follow the plan's input order and have the declared types; the session takes
     /// them over (a host backend keeps them as its input buffers, a device backend uploads them).
     fn run_frame(&mut self, frame: usize, inputs: Vec<Value>) -> Result<FrameOutputs, RunError>;
+
+    /// Like [`Session::run_frame`], and hands every step's outputs (on the host) to `trace` right after the
+    /// step ran, with the step's index in the plan. This is how backends are checked against each other node
+    /// by node; it may be much slower than `run_frame`.
+    fn run_frame_traced(
+        &mut self,
+        frame: usize,
+        inputs: Vec<Value>,
+        trace: &mut StepTrace<'_>,
+    ) -> Result<FrameOutputs, RunError> {
+        let _ = (frame, inputs, trace);
+        Err(RunError::Backend { backend: "?".into(), reason: "this backend cannot trace steps".into() })
+    }
 }

@@ -16,7 +16,7 @@ mod plan;
 mod run;
 mod value;
 
-pub use backend::{Backend, FrameOutputs, Session};
+pub use backend::{Backend, FrameOutputs, Session, StepTrace};
 pub use builder::{Graph, GraphBuilder, Node, NodeId, NodeKind, ValueRef};
 pub use error::{GraphError, RunError};
 pub use op::{AsAny, Op, OpClass, OpInfo, OpState};

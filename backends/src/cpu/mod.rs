@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use vqgraph_graph::{Backend, FrameOutputs, OpState, Plan, RunError, Session, Value};
+use vqgraph_graph::{Backend, FrameOutputs, OpState, Plan, RunError, Session, StepTrace, Value};
 
 /// Runs plans on the host. `threads = 0` uses rayon's default (all cores).
 #[derive(Clone, Debug, Default)]
@@ -80,41 +80,62 @@ fn ms(d: Duration) -> f64 {
 
 impl Session for CpuSession {
     fn run_frame(&mut self, frame: usize, inputs: Vec<Value>) -> Result<FrameOutputs, RunError> {
+        self.run(frame, inputs, None)
+    }
+
+    fn run_frame_traced(
+        &mut self,
+        frame: usize,
+        inputs: Vec<Value>,
+        trace: &mut StepTrace<'_>,
+    ) -> Result<FrameOutputs, RunError> {
+        self.run(frame, inputs, Some(trace))
+    }
+}
+
+impl CpuSession {
+    /// Runs one frame, handing each step's outputs to `trace` if given.
+    fn run(
+        &mut self,
+        frame: usize,
+        inputs: Vec<Value>,
+        mut trace: Option<&mut StepTrace<'_>>,
+    ) -> Result<FrameOutputs, RunError> {
         let plan = &self.plan;
         for ((_, slot), v) in plan.inputs.iter().zip(inputs) {
             self.slots[*slot] = v;
         }
         let slots = &mut self.slots;
-        let states = &mut self.states;
-        let mut profile = self.profile.as_mut();
+        let pool = &self.pool;
         self.frames += 1;
-        self.pool.install(|| -> Result<(), RunError> {
-            for (i, (step, state)) in plan.steps.iter().zip(states.iter_mut()).enumerate() {
-                let started = Instant::now();
-                // Take the outputs out of the slot table so inputs can be borrowed at the same time; the
-                // scheduler never gives an op an output slot it also reads.
-                let mut outs: Vec<Value> = step
-                    .outputs
-                    .iter()
-                    .map(|&s| std::mem::replace(&mut slots[s], Value::Sums(vqgraph_graph::HostBuf::U16(Vec::new()))))
-                    .collect();
-                let ins: Vec<&Value> = step.inputs.iter().map(|&s| &slots[s]).collect();
-                let res = step.op.eval_cpu(&ins, &mut outs, state);
-                if let Some(p) = profile.as_mut() {
-                    p[i] += started.elapsed();
-                }
-                for (&s, v) in step.outputs.iter().zip(outs) {
-                    slots[s] = v;
-                }
-                res.map_err(|reason| RunError::Node {
-                    frame,
-                    node: step.name.clone(),
-                    op: step.op.name().to_string(),
-                    reason,
-                })?;
+        for (i, (step, state)) in plan.steps.iter().zip(self.states.iter_mut()).enumerate() {
+            let started = Instant::now();
+            // Take the outputs out of the slot table so inputs can be borrowed at the same time; the
+            // scheduler never gives an op an output slot it also reads.
+            let mut outs: Vec<Value> = step
+                .outputs
+                .iter()
+                .map(|&s| std::mem::replace(&mut slots[s], Value::Sums(vqgraph_graph::HostBuf::U16(Vec::new()))))
+                .collect();
+            let ins: Vec<&Value> = step.inputs.iter().map(|&s| &slots[s]).collect();
+            // Each op parallelises inside the session's pool (the trace callback stays on this thread).
+            let res = pool.install(|| step.op.eval_cpu(&ins, &mut outs, state));
+            if let Some(p) = self.profile.as_mut() {
+                p[i] += started.elapsed();
             }
-            Ok(())
-        })?;
+            if let (Some(t), Ok(())) = (trace.as_mut(), &res) {
+                t(i, &outs);
+            }
+            for (&s, v) in step.outputs.iter().zip(outs) {
+                slots[s] = v;
+            }
+            res.map_err(|reason| RunError::Node {
+                frame,
+                node: step.name.clone(),
+                op: step.op.name().to_string(),
+                reason,
+            })?;
+        }
         let values = plan.outputs.iter().map(|(name, s)| (name.clone(), self.slots[*s].buf().clone())).collect();
         Ok(FrameOutputs { values })
     }
