@@ -35,8 +35,7 @@ impl<R: Read + Send> FrameSource for RawReader<R> {
 
     fn read_frame(&mut self) -> Result<Option<Frame>, InputError> {
         let n = self.format.frame_bytes();
-        self.raw.resize(n, 0);
-        match read_full(&mut self.input, &mut self.raw) {
+        match read_full(&mut self.input, &mut self.raw, n) {
             Ok(()) => {}
             Err(0) => return Ok(None),
             Err(got) => {
@@ -74,5 +73,15 @@ mod tests {
         assert_eq!((f.y.len(), f.u.len(), f.v[3]), (9, 4, 16 * 60));
         let e = r.read_frame().unwrap_err().to_string();
         assert!(e.contains("in.yuv: frame 1: truncated"), "{e}");
+    }
+
+    #[test]
+    fn a_huge_size_with_little_data_is_truncated_without_allocating_the_frame() {
+        // As in y4m (a fuzzer find there): `-w 32768 -h 32768` on a short stream must not allocate 6 GiB.
+        let format = VideoFormat { width: 32768, height: 32768, chroma: ChromaFormat::Yuv444, bpc: 16 };
+        let mut r = RawReader::new("big.yuv".into(), &[7u8; 100][..], format).unwrap();
+        let e = r.read_frame().unwrap_err().to_string();
+        assert!(e.contains("frame 0: truncated frame: 100 of 6442450944 bytes"), "{e}");
+        assert!(r.raw.capacity() < 1 << 20, "buffer of {} bytes for 100 bytes of data", r.raw.capacity());
     }
 }

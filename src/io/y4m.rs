@@ -77,8 +77,7 @@ impl<R: Read> Y4mReader<R> {
             ));
         }
         let n = self.format.frame_bytes();
-        self.raw.resize(n, 0);
-        read_full(&mut self.input, &mut self.raw).map_err(|got| {
+        read_full(&mut self.input, &mut self.raw, n).map_err(|got| {
             InputError::new(&self.name, Some(frame), format!("truncated frame: {got} of {n} bytes present"))
         })?;
         let f = unpack(&self.raw, &self.format);
@@ -142,18 +141,20 @@ fn truncate(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
-/// Reads until `buf` is full; on a short read returns how many bytes were there.
-pub(super) fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> Result<(), usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match r.read(&mut buf[got..]) {
-            Ok(0) => return Err(got),
-            Ok(n) => got += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return Err(got),
-        }
+/// Replaces `buf` with the next `n` bytes of `r`; on a short read (or a read error) returns how many bytes were
+/// there.
+///
+/// `buf` grows as data arrives instead of being sized to `n` up front: a 40-byte file can claim a
+/// 32768x32768 4:4:4 16-bit frame, and must end in a "truncated" error, not in allocating and zeroing 6 GiB
+/// first (found by fuzzing). Between frames of one stream the capacity is kept, so steady-state reads do not
+/// reallocate.
+pub(super) fn read_full<R: Read>(r: &mut R, buf: &mut Vec<u8>, n: usize) -> Result<(), usize> {
+    buf.clear();
+    // `read_to_end` retries interrupted reads and keeps what it read before an error.
+    match r.by_ref().take(n as u64).read_to_end(buf) {
+        Ok(_) if buf.len() == n => Ok(()),
+        _ => Err(buf.len()),
     }
-    Ok(())
 }
 
 /// Reads one `\n`-terminated ASCII line of at most `max` bytes; `None` at end of stream.
@@ -191,11 +192,15 @@ fn parse_header(line: &str) -> Result<VideoFormat, String> {
     let (mut width, mut height) = (None, None);
     let mut colour = "420jpeg";
     for p in parts.filter(|p| !p.is_empty()) {
-        let (tag, val) = p.split_at(1);
+        // The tag is the first character, not the first byte: a parameter may start with a non-ASCII
+        // character, and splitting inside it would panic (found by fuzzing).
+        let mut chars = p.chars();
+        let tag = chars.next();
+        let val = chars.as_str();
         match tag {
-            "W" => width = Some(val.parse::<usize>().map_err(|_| format!("bad width {val:?}"))?),
-            "H" => height = Some(val.parse::<usize>().map_err(|_| format!("bad height {val:?}"))?),
-            "C" => colour = val,
+            Some('W') => width = Some(val.parse::<usize>().map_err(|_| format!("bad width {val:?}"))?),
+            Some('H') => height = Some(val.parse::<usize>().map_err(|_| format!("bad height {val:?}"))?),
+            Some('C') => colour = val,
             // Frame rate, interlacing, aspect ratio and extensions do not change the samples.
             _ => {}
         }
@@ -268,6 +273,25 @@ mod tests {
         assert!(parse_header("YUV4MPEG2 W8 H8 C411").unwrap_err().contains("4:1:1"));
         assert!(parse_header("YUV4MPEG2 W8 H8 C420x").unwrap_err().contains("colour space"));
         assert!(parse_header("YUV4MPEG2 W8 H8 C420p9").unwrap_err().contains("bit depth"));
+    }
+
+    #[test]
+    fn non_ascii_parameters_are_ignored_not_split() {
+        // Fuzzer find: a parameter starting with a multi-byte character panicked in `str::split_at(1)`.
+        let f = parse_header("YUV4MPEG2 W3 H2 \u{1bf}Ip C444").unwrap();
+        assert_eq!((f.width, f.height, f.chroma), (3, 2, ChromaFormat::Yuv444));
+        let data = "YUV4MPEG2 W1 H1 \u{e9}\nFRAME\n\0\0\0".as_bytes();
+        assert!(Y4mReader::new("u.y4m".into(), data).unwrap().read_frame().unwrap().is_some());
+    }
+
+    #[test]
+    fn a_huge_claimed_frame_in_a_short_file_is_truncated_without_allocating_it() {
+        // Fuzzer find: the reader sized its buffer from the header (6 GiB here) before reading anything.
+        let data = b"YUV4MPEG2 W32768 H32768 C444p16\nFRAME\n0123456789";
+        let mut r = Y4mReader::new("big.y4m".into(), &data[..]).unwrap();
+        let e = r.read_frame().unwrap_err().to_string();
+        assert!(e.contains("frame 0: truncated frame: 10 of 6442450944 bytes"), "{e}");
+        assert!(r.raw.capacity() < 1 << 20, "buffer of {} bytes for 10 bytes of data", r.raw.capacity());
     }
 
     #[test]
