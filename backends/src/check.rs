@@ -80,3 +80,81 @@ where
     }
     Ok(CheckOutcome::Identical { frames: count, steps: plan.steps.len() })
 }
+
+#[cfg(test)]
+mod tests {
+    use vqgraph_graph::{Elem, FrameOutputs, GraphBuilder, HostBuf, Plan, Plane, Session, StepTrace, ValueType};
+    use vqgraph_ops::abs_sum::AbsSum;
+    use vqgraph_ops::diff::Diff;
+
+    use super::*;
+
+    /// The CPU backend, except that the traced output of the plan's step `bad` has its first element changed:
+    /// a stand-in for a device kernel with a bug.
+    struct Faulty {
+        bad: usize,
+    }
+
+    struct FaultySession {
+        inner: Box<dyn vqgraph_graph::Session>,
+        bad: usize,
+    }
+
+    impl Backend for Faulty {
+        fn name(&self) -> &str {
+            "faulty"
+        }
+        fn device(&self) -> String {
+            "test double".into()
+        }
+        fn start(&self, plan: Arc<Plan>) -> Result<Box<dyn Session>, RunError> {
+            Ok(Box::new(FaultySession { inner: CpuBackend::new(1).start(plan)?, bad: self.bad }))
+        }
+    }
+
+    impl Session for FaultySession {
+        fn run_frame(&mut self, frame: usize, inputs: Vec<Value>) -> Result<FrameOutputs, RunError> {
+            self.inner.run_frame(frame, inputs)
+        }
+        fn run_frame_traced(
+            &mut self,
+            frame: usize,
+            inputs: Vec<Value>,
+            trace: &mut StepTrace<'_>,
+        ) -> Result<FrameOutputs, RunError> {
+            let bad = self.bad;
+            self.inner.run_frame_traced(frame, inputs, &mut |i, v| {
+                let mut v = v.to_vec();
+                if i == bad
+                    && frame == 1
+                    && let Some(x) = v[0].buf_mut().as_i32_mut()
+                {
+                    x[0] += 1;
+                }
+                trace(i, &v);
+            })
+        }
+    }
+
+    #[test]
+    fn names_the_first_node_that_differs() {
+        let mut b = GraphBuilder::new();
+        let x = b.input("a", ValueType::plane(Elem::U16, 4, 2)).unwrap();
+        let y = b.input("b", ValueType::plane(Elem::U16, 4, 2)).unwrap();
+        let d = b.op1("delta", Diff, &[x, y]).unwrap();
+        let s = b.op1("sad", AbsSum, &[d]).unwrap();
+        b.output("sad", s).unwrap();
+        let graph = b.build().unwrap();
+        let plane = |v: u16| Value::Plane(Plane { width: 4, height: 2, data: HostBuf::U16(vec![v; 8]) });
+        let frames = || (0..3u16).map(|f| Ok(vec![plane(f), plane(2 * f)]));
+        assert_eq!(
+            check(&graph, &CpuBackend::new(2), frames()).unwrap(),
+            CheckOutcome::Identical { frames: 3, steps: 2 }
+        );
+        let CheckOutcome::Differs(m) = check(&graph, &Faulty { bad: 0 }, frames()).unwrap() else {
+            panic!("the fault went unnoticed")
+        };
+        assert_eq!((m.frame, m.op.as_str(), m.output), (1, "diff", 0));
+        assert!(m.node.ends_with("delta") && m.detail.contains("element 0"), "{m}");
+    }
+}

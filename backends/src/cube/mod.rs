@@ -48,17 +48,20 @@ where
     fn start(&self, plan: Arc<Plan>) -> Result<Box<dyn Session>, RunError> {
         let client = &self.client;
         // Every op needs a kernel before anything is allocated.
-        let missing: Vec<String> = plan
-            .steps
-            .iter()
-            .filter(|s| cube_kernel::<R>(s.op.as_ref()).is_none())
-            .map(|s| format!("{} (node {})", s.op.name(), s.name))
-            .collect();
+        let mut missing: Vec<(&str, Vec<&str>)> = Vec::new();
+        for s in plan.steps.iter().filter(|s| cube_kernel::<R>(s.op.as_ref()).is_none()) {
+            match missing.iter_mut().find(|(op, _)| *op == s.op.name()) {
+                Some((_, nodes)) => nodes.push(&s.name),
+                None => missing.push((s.op.name(), vec![&s.name])),
+            }
+        }
         if !missing.is_empty() {
+            let list: Vec<String> =
+                missing.iter().map(|(op, nodes)| format!("{op} (nodes {})", nodes.join(", "))).collect();
             return Err(self.error(format!(
                 "no {} kernel yet for op {}; run this graph with --backend cpu",
                 self.name,
-                missing.join(", ")
+                list.join("; ")
             )));
         }
         let slots: Vec<DeviceValue> = plan.slots.iter().map(|t| alloc(client, *t)).collect();
