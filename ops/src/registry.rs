@@ -37,7 +37,7 @@ registry! {
     abs_sum::AbsSum [kernel],
     frame_delay::FrameDelay [kernel],
     vif_stats::VifStats,
-    adm_dwt::AdmDwt,
+    adm_dwt::AdmDwt [kernel],
     adm_decouple::AdmDecouple,
     adm_csf::AdmCsf,
     adm_cm::AdmCm,

@@ -29,6 +29,8 @@
 //! Outputs, in order: `a`, `h`, `v`, `d`. No floats.
 
 mod cpu;
+#[cfg(feature = "cube")]
+mod cube;
 #[cfg(test)]
 mod tests;
 
