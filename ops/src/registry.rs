@@ -39,7 +39,7 @@ registry! {
     vif_stats::VifStats,
     adm_dwt::AdmDwt [kernel],
     adm_decouple::AdmDecouple,
-    adm_csf::AdmCsf,
+    adm_csf::AdmCsf [kernel],
     adm_cm::AdmCm,
     adm_csf_den::AdmCsfDen,
 }

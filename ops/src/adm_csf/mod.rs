@@ -19,6 +19,8 @@
 //! only. The masking threshold libvmaf derives from these planes (`csf_f`, `|x| / 30`) is part of `adm_cm`.
 
 mod cpu;
+#[cfg(feature = "cube")]
+mod cube;
 #[cfg(test)]
 mod tests;
 
