@@ -41,7 +41,7 @@ registry! {
     adm_decouple::AdmDecouple,
     adm_csf::AdmCsf [kernel],
     adm_cm::AdmCm,
-    adm_csf_den::AdmCsfDen,
+    adm_csf_den::AdmCsfDen [kernel],
 }
 
 /// Looks an op up by name.

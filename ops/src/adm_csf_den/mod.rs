@@ -18,6 +18,8 @@
 //! only. The host gets libvmaf's double `S / 2^e` with [`AdmCsfDen::exponent`].
 
 mod cpu;
+#[cfg(feature = "cube")]
+mod cube;
 #[cfg(test)]
 mod tests;
 
