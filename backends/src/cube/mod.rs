@@ -167,15 +167,17 @@ pub fn wgpu(device: cubecl::wgpu::WgpuDevice) -> Result<CubeBackend<cubecl::wgpu
 /// an error naming the backend.
 #[cfg(any(feature = "cuda", feature = "hip"))]
 fn start_panicking<R: Runtime>(name: &'static str, device: R::Device) -> Result<CubeBackend<R>, RunError> {
-    let client = std::panic::catch_unwind(|| R::client(&device)).map_err(|p| RunError::Backend {
-        backend: name.into(),
-        reason: format!(
-            "no usable device: {}",
-            p.downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default()
-        ),
+    let client = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| R::client(&device))).map_err(|p| {
+        RunError::Backend {
+            backend: name.into(),
+            reason: format!(
+                "no usable device: {}",
+                p.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default()
+            ),
+        }
     })?;
     let desc = format!("{} device {:?}", R::name(&client), device);
     Ok(CubeBackend::new(name, desc, client))
@@ -190,5 +192,5 @@ pub fn cuda(index: usize) -> Result<CubeBackend<cubecl::cuda::CudaRuntime>, RunE
 /// The HIP backend on GPU `index` (builds here; not run: no ROCm device on the machines we test on).
 #[cfg(feature = "hip")]
 pub fn hip(index: usize) -> Result<CubeBackend<cubecl::hip::HipRuntime>, RunError> {
-    start_panicking("hip", cubecl::hip::HipDevice::new(index))
+    start_panicking("hip", cubecl::hip::AmdDevice::new(index))
 }
