@@ -43,10 +43,13 @@ for target in y4m_reader raw_reader model_loader; do
   fi
   echo "fuzz: $target for ${secs}s" >&2
   if cargo fuzz run "$target" "${dirs[@]}" -- "${opts[@]}" >"fuzz/logs/$target.log" 2>&1; then
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "fuzz/logs/$target.log")
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "fuzz/logs/$target.log")
-    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "fuzz/logs/$target.log")
-    cov=$(grep -E '^#[0-9]+[[:space:]]+DONE' "fuzz/logs/$target.log" | sed -E 's/.*(cov: [0-9]+ ft: [0-9]+ corp: [^ ]+).*/\1/' || true)
+    # The last occurrence: a second fuzz.sh run at the same time (e.g. CI's brief run beside a long run on a
+    # shared machine) writes into the same log.
+    stat() { grep -a -E "$1" "fuzz/logs/$target.log" | tail -n 1 | sed -E "$2" || true; }
+    runs=$(stat '^stat::number_of_executed_units:' 's/.*: *//')
+    rate=$(stat '^stat::average_exec_per_sec:' 's/.*: *//')
+    rss=$(stat '^stat::peak_rss_mb:' 's/.*: *//')
+    cov=$(stat '^#[0-9]+[[:space:]]+DONE' 's/.*(cov: [0-9]+ ft: [0-9]+ corp: [^ ]+).*/\1/')
     echo "fuzz: $target ok: ${runs:-?} executions in ${secs}s (${rate:-?}/s, peak RSS ${rss:-?} MB; $cov)" >&2
   else
     failed+=("$target")
