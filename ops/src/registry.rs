@@ -40,7 +40,7 @@ registry! {
     adm_dwt::AdmDwt [kernel],
     adm_decouple::AdmDecouple,
     adm_csf::AdmCsf [kernel],
-    adm_cm::AdmCm,
+    adm_cm::AdmCm [kernel],
     adm_csf_den::AdmCsfDen [kernel],
 }
 

@@ -33,6 +33,8 @@
 //! `f32(f64(S) / 2^e)` at scale 0 and `f32(S) / 2^e` (float division) at scales 1-3, as libvmaf does.
 
 mod cpu;
+#[cfg(feature = "cube")]
+mod cube;
 #[cfg(test)]
 mod tests;
 
