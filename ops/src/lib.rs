@@ -19,6 +19,8 @@ pub mod decimate;
 pub mod diff;
 pub mod frame_delay;
 pub mod sep_conv;
+#[cfg(feature = "cube")]
+pub mod softfloat;
 pub mod sq_err_sum;
 pub mod vif_stats;
 
