@@ -12,6 +12,8 @@ pub enum ChromaFormat {
     Yuv444Alpha,
     /// Luma only in the file; like libvmaf, frames get 4:2:0 chroma planes of mid-grey.
     Mono,
+    /// 4:1:1 in the file (8-bit); like libvmaf, frames get 4:2:2 chroma resampled with its 4-tap filters.
+    Yuv411,
 }
 
 impl ChromaFormat {
@@ -19,7 +21,7 @@ impl ChromaFormat {
     pub fn chroma_size(self, width: usize, height: usize) -> (usize, usize) {
         match self {
             ChromaFormat::Yuv420 | ChromaFormat::Mono => (width.div_ceil(2), height.div_ceil(2)),
-            ChromaFormat::Yuv422 => (width.div_ceil(2), height),
+            ChromaFormat::Yuv422 | ChromaFormat::Yuv411 => (width.div_ceil(2), height),
             ChromaFormat::Yuv444 | ChromaFormat::Yuv444Alpha => (width, height),
         }
     }
@@ -30,6 +32,7 @@ impl ChromaFormat {
         match self {
             ChromaFormat::Mono => 0,
             ChromaFormat::Yuv444Alpha => 3 * width * height,
+            ChromaFormat::Yuv411 => 2 * width.div_ceil(4) * height,
             _ => 2 * cw * ch,
         }
     }
@@ -43,6 +46,7 @@ impl fmt::Display for ChromaFormat {
             ChromaFormat::Yuv444 => "4:4:4",
             ChromaFormat::Yuv444Alpha => "4:4:4+alpha",
             ChromaFormat::Mono => "mono",
+            ChromaFormat::Yuv411 => "4:1:1",
         };
         f.write_str(s)
     }

@@ -119,8 +119,36 @@ pub fn unpack(raw: &[u8], f: &VideoFormat) -> Frame {
         let grey = 1u16 << (f.bpc - 1);
         return Frame { y: take(0, luma), u: vec![grey; chroma], v: vec![grey; chroma] };
     }
+    if f.chroma == ChromaFormat::Yuv411 {
+        let (sw, h) = (f.width.div_ceil(4), f.height);
+        let plane = |k: usize| -> Vec<u16> {
+            let src = &raw[luma + k * sw * h..luma + (k + 1) * sw * h];
+            src.chunks(sw).flat_map(|row| upsample_411_row(row, cw)).collect()
+        };
+        return Frame { y: take(0, luma), u: plane(0), v: plane(1) };
+    }
     // A 4:4:4+alpha frame's fourth plane follows and is not read.
     Frame { y: take(0, luma), u: take(luma, chroma), v: take(luma + chroma, chroma) }
+}
+
+/// One row of 4:1:1 chroma (`src`, `ceil(w/4)` samples) resampled to 4:2:2 (`dst_w = ceil(w/2)` samples) with
+/// libvmaf's filters ([1 110 18 -1]/128 and [-3 50 86 -5]/128, edges clamped as its y4m reader does).
+fn upsample_411_row(src: &[u8], dst_w: usize) -> Vec<u16> {
+    let n = src.len();
+    let a = |i: usize| src[i.min(n - 1)] as i32;
+    let out = |v: i32| ((v + 64) >> 7).clamp(0, 255) as u16;
+    let mut dst = vec![0u16; dst_w];
+    for x in 0..n {
+        // The sample left of the first one is the first one itself.
+        let left = if x == 0 { a(0) } else { a(x - 1) };
+        // Past the end, libvmaf's last two columns read the row's last sample.
+        let far = if x + 2 < n { a(x + 2) } else { a(n - 1) };
+        dst[2 * x] = out(left + 110 * a(x) + 18 * a(x + 1) - far);
+        if 2 * x + 1 < dst_w {
+            dst[2 * x + 1] = out(-3 * left + 50 * a(x) + 86 * a(x + 1) - 5 * far);
+        }
+    }
+    dst
 }
 
 /// Rejects samples above `2^bpc - 1` (possible only above 8 bits): every extractor assumes `bpc`-bit data.
@@ -228,7 +256,7 @@ fn parse_colour(c: &str) -> Result<(ChromaFormat, u32), String> {
         "444" => ChromaFormat::Yuv444,
         "444alpha" => ChromaFormat::Yuv444Alpha,
         "mono" => ChromaFormat::Mono,
-        "411" => return Err("4:1:1 chroma (C411) is not supported; convert to 4:2:2 or 4:2:0 first".into()),
+        "411" if bpc == 8 => ChromaFormat::Yuv411,
         _ => return Err(format!("unsupported colour space {c:?}")),
     };
     if !matches!(bpc, 8 | 10 | 12 | 16) {
@@ -270,7 +298,8 @@ mod tests {
         assert!(parse_header("RIFF").unwrap_err().contains("not a y4m"));
         assert!(parse_header("YUV4MPEG2 H8").unwrap_err().contains("width"));
         assert!(parse_header("YUV4MPEG2 W0 H8").unwrap_err().contains("size"));
-        assert!(parse_header("YUV4MPEG2 W8 H8 C411").unwrap_err().contains("4:1:1"));
+        assert_eq!(parse_header("YUV4MPEG2 W8 H8 C411").unwrap().chroma, ChromaFormat::Yuv411);
+        assert!(parse_header("YUV4MPEG2 W8 H8 C411p10").is_err());
         assert!(parse_header("YUV4MPEG2 W8 H8 C420x").unwrap_err().contains("colour space"));
         assert!(parse_header("YUV4MPEG2 W8 H8 C420p9").unwrap_err().contains("bit depth"));
     }
@@ -292,6 +321,21 @@ mod tests {
         let e = r.read_frame().unwrap_err().to_string();
         assert!(e.contains("frame 0: truncated frame: 10 of 6442450944 bytes"), "{e}");
         assert!(r.raw.capacity() < 1 << 20, "buffer of {} bytes for 10 bytes of data", r.raw.capacity());
+    }
+
+    #[test]
+    fn chroma_411_is_resampled_to_422_like_libvmaf() {
+        // libvmaf's y4m_convert_411_422jpeg on one row [10, 20, 30, 40] (width 16 -> 8 output samples):
+        // x=0: (111*10 + 18*20 - 30 + 64) >> 7 = 11, (47*10 + 86*20 - 5*30 + 64) >> 7 = 16
+        // x=1: (10 + 110*20 + 18*30 - 40 + 64) >> 7 = 21, (-30 + 1000 + 2580 - 200 + 64) >> 7 = 26
+        // x=2 (last two use the row's end): (20 + 3300 + 720 - 40 + 64) >> 7 = 31, (-60 + 1500 + 3440 - 200 + 64) >> 7 = 37
+        // x=3: (30 + 4400 + 720 - 40 + 64) >> 7 = 40, (-90 + 2000 + 3440 - 200 + 64) >> 7 = 40
+        assert_eq!(upsample_411_row(&[10, 20, 30, 40], 8), vec![11, 16, 21, 26, 31, 37, 40, 40]);
+        // Odd output width: the last odd sample is not written. Extremes clamp to 0..255.
+        assert_eq!(upsample_411_row(&[0, 255], 3).len(), 3);
+        assert_eq!(upsample_411_row(&[255, 0, 0], 6)[0], 221); // (111*255 + 64) >> 7
+        let f = parse_header("YUV4MPEG2 W6 H1 C411").unwrap();
+        assert_eq!((f.frame_bytes(), f.chroma_size()), (6 + 2 * 2, (3, 1)));
     }
 
     #[test]
