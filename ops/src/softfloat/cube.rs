@@ -206,24 +206,21 @@ pub fn f64_add(a: u64, b: u64) -> u64 {
         let sy0 = select(ey == 0i32, y & F64_FRAC, (y & F64_FRAC) | F64_HIDDEN) << 10u64;
         let sy = shr_jam64(sy0, u32::cast_from(ex1 - ey1));
         let sign = x & F64_SIGN;
-        if ((a ^ b) & F64_SIGN) == 0u64 {
-            // Same signs: the sum is below 2^64; a carry to bit 63 shifts back by one (jamming).
-            let s = sx + sy;
-            let top = s >> 63u64;
-            round_pack64(sign, ex1 + i32::cast_from(u32::cast_from(top)), (s >> top) | (s & top))
-        } else {
-            // Opposite signs: |x| - |y| >= 0. Exact cancellation gives +0 (round to nearest).
-            let s = sx - sy;
-            let mut r = 0u64;
-            if s != 0u64 {
-                // Bring the leading bit to 62. Where that takes the exponent below 1, round_pack64 shifts
-                // back right, losing nothing: a result this small is exact (a multiple of 2^-1074, since
-                // cancellation happens only between operands less than one binade apart).
-                let lz = s.leading_zeros() - 1u32;
-                r = round_pack64(sign, ex1 - i32::cast_from(lz), s << u64::cast_from(lz));
-            }
-            r
-        }
+        let same = ((a ^ b) & F64_SIGN) == 0u64;
+        // One path for both signs (no divergence between lanes adding and lanes subtracting): same signs
+        // give a sum below 2^64, opposite signs |x| - |y| >= 0.
+        let s = select(same, sx + sy, sx - sy);
+        // Bring the leading bit to 62: one step right (jamming) after a carry into bit 63, else left by the
+        // leading zeros. A left shift that takes the exponent below 1 is undone by round_pack64's right
+        // shift, losing nothing: so small a result is exact (a sum of subnormals is; a difference needs
+        // operands less than a binade apart, which align without shifting out a bit).
+        let lz = s.leading_zeros();
+        let carry = lz == 0u32;
+        let left = select(carry, 0u32, lz - 1u32); // 63 for s = 0, still a valid shift
+        let norm = select(carry, (s >> 1u64) | (s & 1u64), s << u64::cast_from(left));
+        let e = select(carry, ex1 + 1i32, ex1 - i32::cast_from(left));
+        // Exact cancellation gives +0 (round to nearest); the sum of two zeros of one sign keeps it.
+        select(s == 0u64, select(same, sign, 0u64), round_pack64(sign, e, norm))
     }
 }
 

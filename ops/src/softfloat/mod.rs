@@ -110,10 +110,43 @@
 //! 64-bit integers). Signed 64-bit values are only bit-cast at the API edge (`f64_from_i64`,
 //! `f64_to_i64`): the arithmetic is unsigned, avoiding the i64 miscompilations seen on naga -> lavapipe
 //! (see `kernel::wide`).
+//!
+//! # Tests
+//!
+//! `tests.rs` compares every operation with native Rust on the CPU, bit for bit (NaN results only as "a
+//! NaN"), over about 4 million random and constructed inputs each, the two ops' composed expressions, and
+//! the reciprocal for all 2^31 divisors. They run on wgpu (`cargo test --release --features wgpu
+//! softfloat`). Built with `--features cuda` and without `wgpu`, the same tests run on CUDA: build with
+//! `cargo test --release -p vqgraph-ops --features cuda --no-run` and run the binary with `softfloat` on the
+//! GPU machine (done on an H200: all identical).
+//!
+//! # Cost
+//!
+//! Device time per operation, throughput of many independent ones on normal operands
+//! (`tests::cost_per_operation`). lavapipe: this 2-core machine, 2^18 units, other work on the machine
+//! (loaded runs were 2-3x slower); below about 0.1 ns an operation hides in the loop's own cost. H200: CUDA,
+//! 2^22 units.
+//!
+//! | operation | lavapipe | H200 (CUDA) |
+//! |---|---|---|
+//! | `f64_add`, `f64_sub` | 1.30 ns | 4.3 ps |
+//! | `f64_mul` | 1.24 ns | 3.7 ps |
+//! | `f64_div` | 3.77 ns | 7.5 ps |
+//! | `f64_lt`, `f64_min` | < 0.03 ns | 0.7 ps |
+//! | `f64_to_i32`, `f64_to_i64` | 0.09, 0.13 ns | 1.1, 2.0 ps |
+//! | `f64_to_f32` | 0.40 ns | 1.5 ps |
+//! | `f64_from_i32`, `f64_from_i64` | 0.04, 0.43 ns | 0.7, 2.2 ps |
+//! | `f32_from_i64`, `f32_to_f64` | 0.36, 0.12 ns | 1.9, 0.9 ps |
+//! | `f32_add`, `f32_mul`, `f32_div` (through binary64) | 3.1, 3.1, 5.9 ns | 6.3, 6.0, 7.3 ps |
+//! | vif_stats' float tail, per pixel | 14.3 ns | 34 ps |
+//! | adm_decouple's angle test, per pixel | 15.9 ns | 34 ps |
+//!
+//! On the H200 that is about 0.4 ms for vif_stats' four scales of a 4K frame (11 M pixels), and 0.1 ms at
+//! 1080p. add/sub run one branch-free path for both signs, so lanes of mixed signs do not diverge.
 
 mod cube;
 
 pub use cube::*;
 
-#[cfg(all(test, feature = "wgpu"))]
+#[cfg(all(test, any(feature = "wgpu", feature = "cuda")))]
 mod tests;
