@@ -9,8 +9,10 @@
 //! - The per-pixel statistic keeps libvmaf's operations and order (64-bit products, the f64 gain), with
 //!   its branches turned into selects so that whole blocks of pixels vectorise; the log2 table lookups
 //!   follow in a second loop.
-//! - The kernel is compiled for AVX-512 and AVX2 as well as the baseline and picked at run time; the
-//!   tests check every variant the machine runs against a transcription of the C loops.
+//! - The kernel is compiled for AVX-512 and AVX2 as well as the baseline and picked at run time; on
+//!   AVX-512 machines, scales 0..=2 run the hand-written kernel of `avx512.rs` instead (16- and 32-bit
+//!   lanes, about twice as fast). The tests check every variant the machine runs against a transcription
+//!   of the C loops.
 
 use rayon::prelude::*;
 use vqgraph_graph::Value;
@@ -36,20 +38,23 @@ pub fn eval(op: &VifStats, r: &Value, d: &Value, out: &mut Value) -> Result<(), 
 }
 
 /// Everything a band needs besides the planes.
-struct Params {
+pub(super) struct Params {
     taps: [f64; 17],
-    taps_u32: [u32; 17],
+    pub(super) taps_u32: [u32; 17],
     /// 8-bit samples at scale 0: every vertical sum fits in u32 (sum of taps 2^16 times 255^2 < 2^32),
     /// so that pass runs in u32 lanes, twice as many per vector as f64.
-    narrow: bool,
-    nt: usize,
-    /// Vertical rounding of the means and of the second moments: `floor((acc + round) * scale)`.
-    mu_round: f64,
+    pub(super) narrow: bool,
+    pub(super) nt: usize,
+    /// Vertical rounding of the means and of the second moments: `floor((acc + round) * scale)`, i.e.
+    /// `(acc + round) >> shift`.
+    pub(super) mu_round: f64,
     mu_scale: f64,
-    sq_round: f64,
+    pub(super) mu_shift: u32,
+    pub(super) sq_round: f64,
     sq_scale: f64,
-    gain_limit: f64,
-    log2: &'static [u16; 65537],
+    pub(super) sq_shift: u32,
+    pub(super) gain_limit: f64,
+    pub(super) log2: &'static [u16; 65537],
 }
 
 impl Params {
@@ -70,8 +75,10 @@ impl Params {
             nt: f.len(),
             mu_round: round(mu_shift),
             mu_scale: inv(mu_shift),
+            mu_shift,
             sq_round: round(sq_shift),
             sq_scale: inv(sq_shift),
+            sq_shift,
             gain_limit,
             log2: log2_table(),
         }
@@ -83,7 +90,8 @@ pub fn stats(r: &[u16], d: &[u16], w: usize, h: usize, scale: usize, bpc: u32, g
     stats_on(Isa::detect(), r, d, w, h, scale, bpc, gain_limit)
 }
 
-/// The instruction sets the kernel is compiled for; all compute the same exact integers.
+/// The instruction sets the kernel is compiled for; all compute the same exact integers. `Avx512` runs
+/// `avx512.rs` for the scales it handles and this file's kernel, compiled for AVX-512, for the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Isa {
     Generic,
@@ -108,7 +116,7 @@ impl Isa {
             use std::arch::is_x86_feature_detected as has;
             if has!("avx2") && has!("fma") && has!("lzcnt") {
                 v.push(Isa::Avx2);
-                if has!("avx512f") && has!("avx512dq") && has!("avx512cd") {
+                if has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512cd") && has!("avx512vl") {
                     v.push(Isa::Avx512);
                 }
             }
@@ -140,6 +148,9 @@ pub(super) fn stats_on(
             Isa::Avx2 => unsafe { band_avx2(&p, r, d, w, h, y0, y1) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 if super::avx512::handles(scale) => unsafe { super::avx512::band(&p, r, d, w, h, y0, y1) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => unsafe { band_avx512(&p, r, d, w, h, y0, y1) },
         }
     };
@@ -150,8 +161,9 @@ pub(super) fn stats_on(
         .reduce(|| [0; 4], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]])
 }
 
-// The same kernel compiled for wider vectors. Block widths (u32 vertical, f64 vertical, horizontal) are
-// chosen so that a block's five accumulators stay in vector registers (measured on a 1080p frame).
+// The same kernel compiled for wider vectors (`band_avx512` only for the scales `avx512.rs` does not
+// handle). Block widths (u32 vertical, f64 vertical, horizontal) are chosen so that a block's five
+// accumulators stay in vector registers (measured on a 1080p frame).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,lzcnt")]
 fn band_avx2(p: &Params, r: &[u16], d: &[u16], w: usize, h: usize, y0: usize, y1: usize) -> [i64; 4] {

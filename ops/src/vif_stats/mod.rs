@@ -40,6 +40,8 @@
 //! The sums are integers, so the order in which pixels are visited (threads, tiles, devices) cannot change
 //! them. The host turns them into libvmaf's `float` num/den (see `vqgraph-metrics`' `vif.rs`).
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod cpu;
 #[cfg(test)]
 mod tests;
